@@ -1,0 +1,16 @@
+package io.tollgate.counter;
+
+/**
+ * The answer of one check of one bucket.
+ *
+ * @param allowed
+ *            whether the request may pass (for a multi-bucket check: whether THIS bucket would allow it)
+ * @param remaining
+ *            whole requests still allowed right after this check
+ * @param retryAfterMs
+ *            when rejected, how long until the same request would be allowed; 0 when allowed
+ * @param resetMs
+ *            how long until the bucket is full again (or its window ends)
+ */
+public record Decision(boolean allowed, long remaining, long retryAfterMs, long resetMs) {
+}
