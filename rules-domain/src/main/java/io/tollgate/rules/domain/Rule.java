@@ -1,0 +1,86 @@
+package io.tollgate.rules.domain;
+
+import java.time.Duration;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+
+import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.Policy;
+
+/**
+ * One rate-limiting rule, exactly as DESIGN.md's JSON (snake_case on the wire). Read and check rules
+ * with {@link RuleCodec}; {@link RuleValidator} checks a rule built in code. The constructor only fills
+ * defaults ({@code match} any, {@code algorithm} token_bucket, {@code failure_mode} local,
+ * {@code missing_key} reject); it does not validate.
+ *
+ * @param id
+ *            {@code ^[a-z0-9][a-z0-9._-]{0,62}$}
+ * @param description
+ *            free text, may be {@code null}
+ * @param match
+ *            which requests the rule applies to
+ * @param key
+ *            which client key the rule counts by
+ * @param algorithm
+ *            the counting algorithm
+ * @param limit
+ *            requests allowed per period, at least 1
+ * @param period
+ *            the period of {@code limit}
+ * @param burst
+ *            the bucket's capacity, at least 1 (the reader defaults it to {@code limit})
+ * @param failureMode
+ *            what a check does when the counter store cannot answer in time
+ * @param shadow
+ *            count and report, never reject
+ * @param enabled
+ *            whether gateways apply the rule at all
+ * @param missingKey
+ *            what to do with a request that lacks the key
+ */
+@JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "failure_mode",
+        "shadow", "enabled", "missing_key"})
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Rule(
+        String id,
+        String description,
+        RuleMatch match,
+        KeySpec key,
+        @JsonSerialize(using = WireSerializers.AlgorithmSerializer.class) Algorithm algorithm,
+        long limit,
+        @JsonSerialize(using = WireSerializers.PeriodSerializer.class) Duration period,
+        long burst,
+        @JsonProperty("failure_mode") FailureMode failureMode,
+        boolean shadow,
+        boolean enabled,
+        @JsonProperty("missing_key") MissingKey missingKey) {
+
+    public Rule {
+        match = match == null ? RuleMatch.ANY : match;
+        algorithm = algorithm == null ? Algorithm.TOKEN_BUCKET : algorithm;
+        failureMode = failureMode == null ? FailureMode.LOCAL : failureMode;
+        missingKey = missingKey == null ? MissingKey.REJECT : missingKey;
+    }
+
+    /**
+     * A rule with every default: any method and path, token bucket, burst = limit, local failure mode,
+     * enforced, enabled, missing key rejected.
+     */
+    public static Rule of(String id, String path, KeySpec key, long limit, Duration period) {
+        return new Rule(id, null, new RuleMatch(null, path), key, Algorithm.TOKEN_BUCKET, limit, period, limit,
+                FailureMode.LOCAL, false, true, MissingKey.REJECT);
+    }
+
+    /** What one bucket of this rule allows, for the counter scripts. */
+    public Policy policy() {
+        return new Policy(algorithm, limit, period.toMillis(), burst);
+    }
+
+    /** The compiled {@code match.path}. */
+    public PathPattern pathPattern() {
+        return PathPattern.compile(match.path());
+    }
+}

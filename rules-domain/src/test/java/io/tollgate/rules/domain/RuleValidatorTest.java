@@ -1,0 +1,57 @@
+package io.tollgate.rules.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.tollgate.counter.Algorithm;
+
+/** The validator on rules built in code, as a gateway or a test would build them. */
+class RuleValidatorTest {
+
+    @Test
+    void acceptsAValidRule() {
+        Rule rule = Rule.of("a.b-c_d", "/x/*", KeySpec.header("X-Tenant"), 5, Duration.ofMinutes(1));
+
+        assertThat(RuleValidator.validate(rule)).isEmpty();
+        assertThat(RuleValidator.requireValid(rule)).isSameAs(rule);
+        assertThat(rule.policy().periodMs()).isEqualTo(60_000);
+        assertThat(rule.pathPattern().matches("/x/1")).isTrue();
+    }
+
+    @Test
+    void listsEveryBadValue() {
+        Rule rule = new Rule("-bad", null, new RuleMatch(List.of("GET", "YELL"), "/a/**/b"), null, Algorithm.GCRA, 0,
+                Duration.ZERO, 0, null, false, true, null);
+
+        assertThat(RuleValidator.validate(rule)).extracting(FieldError::field).containsExactly("id",
+                "match.methods[1]", "match.path", "key", "limit", "period", "burst");
+        assertThatThrownBy(() -> RuleValidator.requireValid(rule)).isInstanceOf(RuleValidationException.class)
+                .hasMessageContaining("limit: must be at least 1");
+    }
+
+    @Test
+    void idBoundaries() {
+        assertThat(RuleValidator.ID.matcher("a").matches()).isTrue();
+        assertThat(RuleValidator.ID.matcher("a".repeat(63)).matches()).isTrue();
+        assertThat(RuleValidator.ID.matcher("a".repeat(64)).matches()).isFalse();
+        assertThat(RuleValidator.ID.matcher(".a").matches()).isFalse();
+        assertThat(RuleValidator.ID.matcher("A").matches()).isFalse();
+    }
+
+    @Test
+    void keySpecWireForms() {
+        assertThat(KeySpec.parse("api_key")).contains(KeySpec.API_KEY);
+        assertThat(KeySpec.parse("ip")).contains(KeySpec.IP);
+        assertThat(KeySpec.parse("global")).contains(KeySpec.GLOBAL);
+        assertThat(KeySpec.parse("header:X-Tenant")).contains(KeySpec.header("X-Tenant"));
+        assertThat(KeySpec.parse("header:")).isEmpty();
+        assertThat(KeySpec.parse("API_KEY")).isEmpty();
+        assertThat(KeySpec.header("X-Tenant").wire()).isEqualTo("header:X-Tenant");
+        assertThat(KeySpec.API_KEY.wire()).isEqualTo("api_key");
+    }
+}
