@@ -4,11 +4,11 @@ package io.tollgate.rules.domain;
  * One bad field of a rule or rule set.
  *
  * @param field
- *            where, as a path such as {@code limit}, {@code match.path} or {@code rules[2].id}
+ * where, as a path such as {@code limit}, {@code match.path} or {@code rules[2].id}
  * @param value
- *            the value given, as text ({@code null} when the field was missing)
+ * the value given, as text ({@code null} when the field was missing)
  * @param reason
- *            why it is rejected, in words a user can act on
+ * why it is rejected, in words a user can act on
  */
 public record FieldError(String field, String value, String reason) {
 

@@ -11,9 +11,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * {@code header:<Name>}.
  *
  * @param kind
- *            where the key comes from
+ * where the key comes from
  * @param header
- *            the header name for {@link Kind#HEADER}; {@code null} for every other kind
+ * the header name for {@link Kind#HEADER}; {@code null} for every other kind
  */
 public record KeySpec(Kind kind, String header) {
 

@@ -40,7 +40,7 @@ public final class PathPattern {
      * The pattern for {@code glob}.
      *
      * @throws IllegalArgumentException
-     *             naming what is wrong with the glob
+     * naming what is wrong with the glob
      */
     public static PathPattern compile(String glob) {
         Optional<String> problem = problem(glob);

@@ -17,29 +17,29 @@ import io.tollgate.counter.Policy;
  * {@code missing_key} reject); it does not validate.
  *
  * @param id
- *            {@code ^[a-z0-9][a-z0-9._-]{0,62}$}
+ * {@code ^[a-z0-9][a-z0-9._-]{0,62}$}
  * @param description
- *            free text, may be {@code null}
+ * free text, may be {@code null}
  * @param match
- *            which requests the rule applies to
+ * which requests the rule applies to
  * @param key
- *            which client key the rule counts by
+ * which client key the rule counts by
  * @param algorithm
- *            the counting algorithm
+ * the counting algorithm
  * @param limit
- *            requests allowed per period, at least 1
+ * requests allowed per period, at least 1
  * @param period
- *            the period of {@code limit}
+ * the period of {@code limit}
  * @param burst
- *            the bucket's capacity, at least 1 (the reader defaults it to {@code limit})
+ * the bucket's capacity, at least 1 (the reader defaults it to {@code limit})
  * @param failureMode
- *            what a check does when the counter store cannot answer in time
+ * what a check does when the counter store cannot answer in time
  * @param shadow
- *            count and report, never reject
+ * count and report, never reject
  * @param enabled
- *            whether gateways apply the rule at all
+ * whether gateways apply the rule at all
  * @param missingKey
- *            what to do with a request that lacks the key
+ * what to do with a request that lacks the key
  */
 @JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "failure_mode",
         "shadow", "enabled", "missing_key"})

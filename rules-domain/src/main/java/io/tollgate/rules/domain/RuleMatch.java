@@ -8,9 +8,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * Which requests a rule applies to.
  *
  * @param methods
- *            HTTP methods in upper case; empty means any method
+ * HTTP methods in upper case; empty means any method
  * @param path
- *            a {@link PathPattern} glob such as {@code /orders/**}
+ * a {@link PathPattern} glob such as {@code /orders/**}
  */
 @JsonPropertyOrder({"methods", "path"})
 public record RuleMatch(List<String> methods, String path) {

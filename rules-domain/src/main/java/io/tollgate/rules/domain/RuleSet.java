@@ -8,9 +8,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * Every rule at one version of the rules service.
  *
  * @param version
- *            the global version; rises by one on every committed change
+ * the global version; rises by one on every committed change
  * @param rules
- *            the rules, ordered by id
+ * the rules, ordered by id
  */
 @JsonPropertyOrder({"version", "rules"})
 public record RuleSet(long version, List<Rule> rules) {

@@ -61,7 +61,7 @@ public final class RuleValidator {
      * Throws when {@code rule} is not valid.
      *
      * @throws RuleValidationException
-     *             listing every bad field
+     * listing every bad field
      */
     public static Rule requireValid(Rule rule) {
         List<FieldError> errors = validate(rule);

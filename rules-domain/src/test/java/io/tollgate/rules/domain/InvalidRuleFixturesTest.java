@@ -19,47 +19,9 @@ class InvalidRuleFixturesTest {
     private final RuleCodec codec = new RuleCodec();
 
     static Stream<Arguments> singleRuleFixtures() {
-        return Stream.of(
-                Arguments.of("id-missing", "id"),
-                Arguments.of("id-pattern", "id"),
-                Arguments.of("id-too-long", "id"),
-                Arguments.of("id-not-string", "id"),
-                Arguments.of("path-no-leading-slash", "match.path"),
-                Arguments.of("path-double-star-not-last", "match.path"),
-                Arguments.of("path-partial-wildcard", "match.path"),
-                Arguments.of("path-empty-segment", "match.path"),
-                Arguments.of("path-trailing-slash", "match.path"),
-                Arguments.of("method-unknown", "match.methods[1]"),
-                Arguments.of("methods-not-list", "match.methods"),
-                Arguments.of("match-unknown-field", "match.host"),
-                Arguments.of("match-not-object", "match"),
-                Arguments.of("key-missing", "key"),
-                Arguments.of("key-unknown", "key"),
-                Arguments.of("key-header-without-name", "key"),
-                Arguments.of("key-header-bad-name", "key"),
-                Arguments.of("algorithm-unknown", "algorithm"),
-                Arguments.of("period-missing", "period"),
-                Arguments.of("period-bad-syntax", "period"),
-                Arguments.of("period-zero", "period"),
-                Arguments.of("period-unit-unknown", "period"),
-                Arguments.of("period-negative-iso", "period"),
-                Arguments.of("limit-missing", "limit"),
-                Arguments.of("limit-zero", "limit"),
-                Arguments.of("limit-negative", "limit"),
-                Arguments.of("limit-not-number", "limit"),
-                Arguments.of("limit-fraction", "limit"),
-                Arguments.of("burst-zero", "burst"),
-                Arguments.of("burst-not-number", "burst"),
-                Arguments.of("failure-mode-unknown", "failure_mode"),
-                Arguments.of("missing-key-unknown", "missing_key"),
-                Arguments.of("shadow-not-boolean", "shadow"),
-                Arguments.of("enabled-not-boolean", "enabled"),
-                Arguments.of("unknown-field", "rate"),
-                Arguments.of("description-not-string", "description"),
-                Arguments.of("duplicate-field", ""),
-                Arguments.of("not-json", ""),
-                Arguments.of("not-an-object", ""),
-                Arguments.of("empty-body", ""));
+        return Fixtures.expectedFields().entrySet().stream()
+                .filter(e -> !e.getKey().startsWith("set-"))
+                .map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -74,12 +36,9 @@ class InvalidRuleFixturesTest {
     }
 
     static Stream<Arguments> ruleSetFixtures() {
-        return Stream.of(
-                Arguments.of("set-duplicate-ids", "rules[1].id"),
-                Arguments.of("set-rules-missing", "rules"),
-                Arguments.of("set-unknown-field", "etag"),
-                Arguments.of("set-bad-rule", "rules[1].limit"),
-                Arguments.of("set-version-negative", "version"));
+        return Fixtures.expectedFields().entrySet().stream()
+                .filter(e -> e.getKey().startsWith("set-"))
+                .map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 
     @ParameterizedTest(name = "{0}")
