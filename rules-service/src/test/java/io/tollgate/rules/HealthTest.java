@@ -1,18 +1,51 @@
 package io.tollgate.rules;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
+/** Health (with the database check), Prometheus metrics, OpenAPI and Swagger UI. */
 @QuarkusTest
+@WithTestResource(value = TestDatabase.class, scope = TestResourceScope.GLOBAL)
 class HealthTest {
 
     @Test
-    void liveAndReady() {
+    void liveAndReadyWithDatabaseCheck() {
         given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
-        given().when().get("/q/health/ready").then().statusCode(200).body("status", is("UP"));
+        given().when()
+                .get("/q/health/ready")
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"))
+                .body("checks.name", hasItem(containsString("PostgreSQL")));
+    }
+
+    @Test
+    void prometheusMetrics() {
+        given().header("Tollgate-Gateway", "metrics-gw").get("/api/v1/rules").then().statusCode(200);
+        given().when()
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .body(containsString("tollgate_rules_gateways_live"))
+                .body(containsString("tollgate_rules_watchers"))
+                .body(containsString("http_server_requests_seconds"));
+    }
+
+    @Test
+    void openApiAndSwaggerUi() {
+        given().when()
+                .get("/q/openapi?format=json")
+                .then()
+                .statusCode(200)
+                .body(containsString("/api/v1/rules/{id}/history"));
+        given().when().get("/q/swagger-ui/").then().statusCode(200);
     }
 }

@@ -1,0 +1,51 @@
+package io.tollgate.rules.api;
+
+import io.tollgate.rules.store.IfMatch;
+
+/** Versions as strong entity tags: version 7 is {@code "7"}. */
+final class ETags {
+
+    private ETags() {
+    }
+
+    static String of(long version) {
+        return "\"" + version + "\"";
+    }
+
+    /** Whether an {@code If-None-Match} header names {@code version} (or is {@code *}). */
+    static boolean noneMatchHits(String header, long version) {
+        if (header == null) {
+            return false;
+        }
+        String wanted = of(version);
+        for (String tag : header.split(",")) {
+            String t = tag.trim();
+            if (t.equals("*") || t.equals(wanted) || t.equals("W/" + wanted)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The precondition of an {@code If-Match} header; {@code null} without one. A tag that is not a
+     * version can never match, so it fails the precondition (412) rather than being ignored.
+     */
+    static IfMatch ifMatch(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String t = header.trim();
+        if (t.equals("*")) {
+            return new IfMatch(true, 0);
+        }
+        if (t.length() > 2 && t.startsWith("\"") && t.endsWith("\"")) {
+            try {
+                return new IfMatch(false, Long.parseLong(t.substring(1, t.length() - 1)));
+            } catch (NumberFormatException e) {
+                return new IfMatch(false, -1);
+            }
+        }
+        return new IfMatch(false, -1);
+    }
+}

@@ -1,0 +1,18 @@
+package io.tollgate.rules.api;
+
+/** The header names of the rules service's HTTP contract, in one place. */
+final class Headers {
+
+    /** Sent by a gateway on every poll: its instance id. */
+    static final String GATEWAY = "Tollgate-Gateway";
+    /** On every answer: how many gateways were seen within the live window. */
+    static final String GATEWAYS = "Tollgate-Gateways";
+    static final String ETAG = "ETag";
+    static final String IF_MATCH = "If-Match";
+    static final String IF_NONE_MATCH = "If-None-Match";
+    static final String LAST_EVENT_ID = "Last-Event-ID";
+    static final String PROBLEM_JSON = "application/problem+json";
+
+    private Headers() {
+    }
+}

@@ -1,0 +1,83 @@
+package io.tollgate.rules.api;
+
+import jakarta.inject.Singleton;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.tollgate.rules.domain.RuleValidationException;
+import io.tollgate.rules.store.WriteRejectedException;
+
+/** Turns every failure into an RFC 9457 {@code application/problem+json} answer. */
+@Singleton
+class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    private final ObjectMapper mapper;
+
+    ProblemMappers(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    @ServerExceptionMapper
+    Response invalid(RuleValidationException e) {
+        return answer(new Problem("validation-failed", "The rule is not valid", 400,
+                e.errors().size() + " field(s) rejected; nothing was changed", e.errors()));
+    }
+
+    @ServerExceptionMapper
+    Response rejected(WriteRejectedException e) {
+        return switch (e.reason()) {
+            case NOT_FOUND -> answer(new Problem("not-found", "No such rule", 404, e.getMessage()));
+            case CONFLICT -> answer(new Problem("conflict", "The rule already exists", 409, e.getMessage()));
+            case PRECONDITION_FAILED -> answer(new Problem("precondition-failed", "If-Match does not hold", 412,
+                    e.getMessage() + "; nothing was changed"));
+        };
+    }
+
+    @ServerExceptionMapper
+    Response problem(ProblemException e) {
+        Response.ResponseBuilder builder = builder(e.problem());
+        e.headers().forEach(builder::header);
+        return builder.build();
+    }
+
+    @ServerExceptionMapper
+    Response web(WebApplicationException e) {
+        Response.StatusType status = e.getResponse().getStatusInfo();
+        return answer(new Problem(slug(status.getReasonPhrase()), status.getReasonPhrase(), status.getStatusCode(),
+                e.getMessage()));
+    }
+
+    @ServerExceptionMapper
+    Response unexpected(Exception e) {
+        LOG.error("unexpected failure", e);
+        return answer(new Problem("internal-error", "Internal error", 500, "see the rules service's log"));
+    }
+
+    Response answer(Problem problem) {
+        return builder(problem).build();
+    }
+
+    private Response.ResponseBuilder builder(Problem problem) {
+        return Response.status(problem.status()).type(Headers.PROBLEM_JSON).entity(json(problem));
+    }
+
+    String json(Problem problem) {
+        try {
+            return mapper.writeValueAsString(problem);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a problem always serialises", e);
+        }
+    }
+
+    private static String slug(String phrase) {
+        return phrase == null ? "error" : phrase.toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
+    }
+}

@@ -1,0 +1,87 @@
+package io.tollgate.rules.api;
+
+import java.time.Duration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.rules.config.RulesConfig;
+import io.tollgate.rules.store.RuleChanges;
+import io.tollgate.rules.store.RuleStore;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code GET /api/v1/rules/watch?since=N}: a Server-Sent Events stream with one event per version after N
+ * ({@code id} = the version, {@code data} = {@code {"version": N, "changes": [revision, ...]}}, the same
+ * revisions as the history). Without {@code since}, {@code Last-Event-ID} is used; without either, the
+ * stream starts at the current version. Written on the Vert.x router so that heartbeat comments and
+ * flushing are explicit.
+ */
+@ApplicationScoped
+class WatchRoute {
+
+    static final String PATH = "/api/v1/rules/watch";
+
+    private final RuleStore store;
+    private final RuleChanges changes;
+    private final ObjectMapper mapper;
+    private final ProblemMappers problems;
+    private final Vertx vertx;
+    private final Duration heartbeat;
+
+    WatchRoute(RuleStore store, RuleChanges changes, ObjectMapper mapper, ProblemMappers problems, Vertx vertx,
+            RulesConfig config, MeterRegistry meters) {
+        this.store = store;
+        this.changes = changes;
+        this.mapper = mapper;
+        this.problems = problems;
+        this.vertx = vertx;
+        this.heartbeat = config.watch().heartbeat();
+        meters.gauge("tollgate.rules.watchers", changes, RuleChanges::listenerCount);
+    }
+
+    void install(@Observes Router router) {
+        // ordered before the REST endpoints, where "watch" would otherwise be taken for a rule id
+        router.get(PATH).order(-100).handler(this::watch);
+    }
+
+    private void watch(RoutingContext ctx) {
+        String given = ctx.request().getParam("since");
+        if (given == null) {
+            given = ctx.request().getHeader(Headers.LAST_EVENT_ID);
+        }
+        if (given == null) {
+            store.version().subscribe().with(version -> open(ctx, version), ctx::fail);
+            return;
+        }
+        try {
+            long since = Long.parseLong(given.trim());
+            if (since < 0) {
+                throw new NumberFormatException("negative");
+            }
+            open(ctx, since);
+        } catch (NumberFormatException e) {
+            ctx.response()
+                    .setStatusCode(400)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
+                    .end(problems.json(new Problem("bad-request", "Bad since", 400,
+                            "since (or Last-Event-ID) must be a version, a whole number >= 0; was " + given)));
+        }
+    }
+
+    private void open(RoutingContext ctx, long since) {
+        ctx.response()
+                .setChunked(true)
+                .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
+                .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
+                .putHeader("X-Accel-Buffering", "no");
+        new WatchSession(ctx.response(), vertx.getOrCreateContext(), store, mapper, since).start(vertx, changes,
+                heartbeat);
+    }
+}

@@ -1,0 +1,56 @@
+package io.tollgate.rules.config;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** The rules service's own settings ({@code tollgate.*}); the datasource is {@code quarkus.datasource.*}. */
+@ConfigMapping(prefix = "tollgate")
+public interface RulesConfig {
+
+    /** Who may write rules. */
+    Admin admin();
+
+    /** The registry of gateways that poll this service. */
+    Gateways gateways();
+
+    /** The watch stream. */
+    Watch watch();
+
+    /** Bearer tokens for writes; the token's name is the actor recorded in the history. */
+    interface Admin {
+
+        /** The token of the actor {@code admin} (env {@code TOLLGATE_ADMIN_TOKEN}); unset: no such actor. */
+        Optional<String> token();
+
+        /** Further named tokens, {@code tollgate.admin.tokens."alice"=...}; the name is the actor. */
+        Map<String, String> tokens();
+    }
+
+    /** The gateway registry. */
+    interface Gateways {
+
+        /** A gateway counts as live when it was seen within this window (two poll intervals). */
+        @WithDefault("60s")
+        Duration liveWindow();
+
+        /** At most this many distinct gateway ids are remembered, so a flood of made-up ids stays bounded. */
+        @WithDefault("10000")
+        int maxTracked();
+    }
+
+    /** The watch stream. */
+    interface Watch {
+
+        /** How often an idle stream gets a heartbeat comment (and re-checks the database). */
+        @WithDefault("15s")
+        Duration heartbeat();
+
+        /** The PostgreSQL NOTIFY channel that carries committed versions between instances. */
+        @WithDefault("tollgate_rules")
+        String channel();
+    }
+}

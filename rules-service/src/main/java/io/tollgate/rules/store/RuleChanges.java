@@ -1,0 +1,93 @@
+package io.tollgate.rules.store;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.tollgate.rules.config.RulesConfig;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.pubsub.PgSubscriber;
+
+/**
+ * Hears every committed version, whichever instance committed it, through PostgreSQL LISTEN/NOTIFY, and
+ * pokes this instance's watchers. A poke carries nothing: each watcher reads what it has not sent yet from
+ * the revisions table, so a lost or coalesced notification costs latency, never an event.
+ */
+@ApplicationScoped
+public class RuleChanges {
+
+    private static final Logger LOG = Logger.getLogger(RuleChanges.class);
+    private static final long RECONNECT_MS = 1_000;
+
+    private final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
+    private final Vertx vertx;
+    private final String channel;
+    private final PgSubscriber subscriber;
+    private volatile boolean stopping;
+
+    RuleChanges(Vertx vertx, RulesConfig config,
+            @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
+            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+        this.vertx = vertx;
+        this.channel = config.watch().channel();
+        PgConnectOptions options = PgConnectOptions.fromUri(url.split(",")[0].trim());
+        user.ifPresent(options::setUser);
+        password.ifPresent(options::setPassword);
+        // reconnect forever: a watcher must not go deaf because PostgreSQL restarted once
+        this.subscriber = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> RECONNECT_MS);
+    }
+
+    void start(@Observes StartupEvent event) {
+        subscriber.channel(channel)
+                .handler(version -> pokeAll())
+                // after a (re)connect, notifications sent meanwhile are lost: have every watcher re-read
+                .subscribeHandler(v -> pokeAll());
+        subscriber.closeHandler(v -> {
+            if (!stopping) {
+                LOG.warn("LISTEN connection to PostgreSQL closed; watchers hear nothing until it reconnects");
+            }
+        });
+        connect();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        stopping = true;
+        subscriber.close();
+    }
+
+    /** Calls {@code listener} after every committed version; returns what unsubscribes it. */
+    public Runnable subscribe(Runnable listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    /** How many watchers listen now. */
+    public int listenerCount() {
+        return listeners.size();
+    }
+
+    private void connect() {
+        subscriber.connect().onComplete(done -> {
+            if (done.succeeded()) {
+                LOG.infof("listening on PostgreSQL channel %s", channel);
+            } else {
+                LOG.warnf("cannot LISTEN on PostgreSQL yet (%s); retrying", done.cause().getMessage());
+                vertx.setTimer(RECONNECT_MS, id -> connect());
+            }
+        });
+    }
+
+    private void pokeAll() {
+        listeners.forEach(Runnable::run);
+    }
+}

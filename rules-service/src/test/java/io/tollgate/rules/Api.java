@@ -1,0 +1,41 @@
+package io.tollgate.rules;
+
+import static io.restassured.RestAssured.given;
+
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+
+/** Small helpers shared by the HTTP tests: tokens, rule bodies, the current version. */
+public final class Api {
+
+    public static final String ADMIN = "Bearer test-admin-token";
+    public static final String ALICE = "Bearer test-alice-token";
+    public static final String BOB = "Bearer test-bob-token";
+
+    private Api() {
+    }
+
+    /** A valid rule body with this id and limit. */
+    public static String rule(String id, long limit) {
+        return """
+                {"id": "%s", "match": {"methods": ["POST"], "path": "/orders/**"},
+                 "key": "api_key", "limit": %d, "period": "1s", "burst": %d}""".formatted(id, limit, limit * 2);
+    }
+
+    /** A request that writes as the given bearer. */
+    public static RequestSpecification as(String bearer) {
+        return given().header("Authorization", bearer).contentType(ContentType.JSON);
+    }
+
+    /** The current global version, read from the ETag of GET /rules. */
+    public static long version() {
+        Response r = given().get("/api/v1/rules");
+        return Long.parseLong(r.header("ETag").replace("\"", ""));
+    }
+
+    /** A unique rule id for one test. */
+    public static String id(String prefix) {
+        return prefix + "-" + Long.toString(System.nanoTime(), 36);
+    }
+}

@@ -1,0 +1,76 @@
+package io.tollgate.rules.api;
+
+import static io.restassured.RestAssured.given;
+import static io.tollgate.rules.Api.ADMIN;
+import static io.tollgate.rules.Api.as;
+import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.rule;
+import static io.tollgate.rules.Api.version;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.tollgate.rules.SseClient;
+import io.tollgate.rules.TestDatabase;
+
+/** The watch stream on one instance: events per version, replay on reconnect, heartbeats. */
+@QuarkusTest
+@WithTestResource(value = TestDatabase.class, scope = TestResourceScope.GLOBAL)
+class WatchTest {
+
+    @Test
+    void aWriteReachesAWatcherWithinOneSecond() {
+        try (SseClient watch = SseClient.open("/api/v1/rules/watch")) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> !watch.comments().isEmpty());
+            String id = id("watched");
+
+            long writtenAt = System.nanoTime();
+            String etag = as(ADMIN).body(rule(id, 1)).post("/api/v1/rules").header("ETag");
+            long version = Long.parseLong(etag.replace("\"", ""));
+
+            await().atMost(Duration.ofSeconds(1)).until(() -> watch.events().stream().anyMatch(e -> e.id() == version));
+            SseClient.Event event = watch.events().stream().filter(e -> e.id() == version).findFirst().orElseThrow();
+            assertThat(event.data()).contains("\"version\":" + version).contains("\"operation\":\"create\"")
+                    .contains("\"id\":\"" + id + "\"");
+            assertThat(Duration.ofNanos(event.arrivedNanos() - writtenAt)).isLessThan(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void reconnectingWithSinceReplaysWhatWasMissed() {
+        long since = version();
+        String id = id("missed");
+        as(ADMIN).body(rule(id, 1)).post("/api/v1/rules").then().statusCode(201);
+        as(ADMIN).body(rule(id, 2)).put("/api/v1/rules/" + id).then().statusCode(200);
+        as(ADMIN).delete("/api/v1/rules/" + id).then().statusCode(204);
+
+        try (SseClient watch = SseClient.open("/api/v1/rules/watch?since=" + since)) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> watch.events().size() >= 3);
+            assertThat(watch.events()).extracting(SseClient.Event::id).startsWith(since + 1, since + 2, since + 3);
+            assertThat(watch.events().get(2).data()).contains("\"operation\":\"delete\"");
+        }
+        try (SseClient watch = SseClient.open("/api/v1/rules/watch", Long.toString(since + 1))) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> watch.events().size() >= 2);
+            assertThat(watch.events()).extracting(SseClient.Event::id).startsWith(since + 2, since + 3);
+        }
+    }
+
+    @Test
+    void idleStreamsGetHeartbeats() {
+        try (SseClient watch = SseClient.open("/api/v1/rules/watch")) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> watch.comments().contains("heartbeat"));
+        }
+    }
+
+    @Test
+    void badSinceIs400() {
+        given().get("/api/v1/rules/watch?since=yesterday").then().statusCode(400)
+                .contentType("application/problem+json");
+    }
+}
