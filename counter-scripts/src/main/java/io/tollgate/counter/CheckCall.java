@@ -1,0 +1,80 @@
+package io.tollgate.counter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The KEYS and ARGV of one call of the {@code check} script, and the parser of its reply: the one
+ * place that owns the argument layout of {@code check.lua}.
+ *
+ * @param keys
+ * the bucket keys, KEYS[1..N]
+ * @param args
+ * ARGV: now (or empty), cost, then algorithm, limit, period_ms, burst per key
+ */
+public record CheckCall(List<String> keys, List<String> args) {
+
+    public CheckCall {
+        keys = List.copyOf(keys);
+        args = List.copyOf(args);
+    }
+
+    /**
+     * Builds the call for buckets {@code keys[i]} under {@code policies[i]}.
+     *
+     * @param nowMicros
+     * explicit Unix time in microseconds (tests); empty lets Redis use its {@code TIME}
+     */
+    public static CheckCall of(List<String> keys, List<Policy> policies, long cost, OptionalLong nowMicros) {
+        if (keys.isEmpty() || keys.size() != policies.size()) {
+            throw new IllegalArgumentException(
+                    "need one policy per key and at least one key, got " + keys.size() + " keys, " + policies.size()
+                            + " policies");
+        }
+        if (cost < 1) {
+            throw new IllegalArgumentException("cost must be >= 1, was " + cost);
+        }
+        List<String> args = new ArrayList<>(2 + 4 * policies.size());
+        args.add(nowMicros.isPresent() ? Long.toString(nowMicros.getAsLong()) : "");
+        args.add(Long.toString(cost));
+        for (Policy policy : policies) {
+            args.add(policy.algorithm().wireName());
+            args.add(Long.toString(policy.limit()));
+            args.add(Long.toString(policy.periodMs()));
+            args.add(Long.toString(policy.burst()));
+        }
+        return new CheckCall(keys, args);
+    }
+
+    /** The arguments of {@code EVALSHA} after the SHA-1: numkeys, the keys, then ARGV. */
+    public List<String> evalArgs() {
+        List<String> all = new ArrayList<>(1 + keys.size() + args.size());
+        all.add(Integer.toString(keys.size()));
+        all.addAll(keys);
+        all.addAll(args);
+        return all;
+    }
+
+    /** One decision per key, in key order, from the script's flat reply of 4 x N integers. */
+    public List<Decision> parse(List<Long> reply) {
+        if (reply.size() != 4 * keys.size()) {
+            throw new IllegalArgumentException(
+                    "check replied " + reply.size() + " integers for " + keys.size() + " keys: " + reply);
+        }
+        List<Decision> decisions = new ArrayList<>(keys.size());
+        for (int i = 0; i < reply.size(); i += 4) {
+            decisions.add(new Decision(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
+        }
+        return decisions;
+    }
+
+    /** As {@link #parse(List)}, for a reply already in an array. */
+    public List<Decision> parse(long[] reply) {
+        List<Long> boxed = new ArrayList<>(reply.length);
+        for (long value : reply) {
+            boxed.add(value);
+        }
+        return parse(boxed);
+    }
+}

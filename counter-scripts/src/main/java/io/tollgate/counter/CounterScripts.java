@@ -1,0 +1,86 @@
+package io.tollgate.counter;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The catalog of the Lua sent to Redis: one script, {@code check}, assembled from the four algorithm
+ * files and the driver under {@code counter-scripts/} on the class path.
+ * <p>
+ * Run {@code main} to print the script text, so shell scripts can {@code SCRIPT LOAD} it.
+ */
+public final class CounterScripts {
+
+    /** The algorithm files, in the order they are sent; each registers itself in {@code ALGORITHMS}. */
+    private static final List<String> PARTS = List.of("token_bucket.lua", "gcra.lua", "sliding_window.lua",
+            "fixed_window.lua", "check.lua");
+
+    /** The table the algorithm files fill and the driver dispatches on; a local, as Redis forbids globals. */
+    private static final String PRELUDE = "local ALGORITHMS = {}\n";
+
+    private static final Script CHECK = assemble("check");
+
+    /**
+     * A script as Redis knows it.
+     *
+     * @param name
+     * the catalog name
+     * @param text
+     * the Lua text sent by {@code SCRIPT LOAD} / {@code EVAL}
+     * @param sha1
+     * lowercase hex SHA-1 of the UTF-8 text, as {@code SCRIPT LOAD} answers and {@code EVALSHA} expects
+     */
+    public record Script(String name, String text, String sha1) {
+    }
+
+    private CounterScripts() {
+    }
+
+    /** The one script the gateway runs per check; see {@code check.lua} for KEYS, ARGV and the reply. */
+    public static Script check() {
+        return CHECK;
+    }
+
+    /** Prints the text of {@code check} to standard output, for {@code redis-cli SCRIPT LOAD "$(...)"}. */
+    public static void main(String[] args) {
+        // the script itself is this tool's output, not a log line
+        System.out.print(check().text());
+        System.out.flush();
+    }
+
+    private static Script assemble(String name) {
+        StringBuilder text = new StringBuilder(PRELUDE);
+        for (String part : PARTS) {
+            text.append(read(part)).append('\n');
+        }
+        String assembled = text.toString();
+        return new Script(name, assembled, sha1(assembled));
+    }
+
+    private static String read(String file) {
+        String resource = "/counter-scripts/" + file;
+        try (InputStream in = CounterScripts.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing class-path resource " + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+
+    static String sha1(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-1", e);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.tollgate.counter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The {@code check} script over an in-process map: the same decisions, all or nothing across the
+ * keys of one call, for one process (a laptop, or the gateway's local fallback).
+ * <p>
+ * Thread-safe: calls are serialised per hash tag (the keys of one call share one, as on Redis), so
+ * different clients proceed in parallel. A key is forgotten once it would be full again, as Redis
+ * expires it, so memory stays bounded by the active clients. The clock is the caller's
+ * {@code nowMicros}: no hidden time source.
+ */
+public final class InMemoryCounters {
+
+    private static final int STRIPES = 64;
+
+    /** How many checks pass between two sweeps of forgotten keys. */
+    private static final long SWEEP_EVERY = 4096;
+
+    private final Map<String, BucketState> states = new ConcurrentHashMap<>();
+    private final Object[] locks = new Object[STRIPES];
+    private final AtomicLong checks = new AtomicLong();
+
+    /** An empty store. */
+    public InMemoryCounters() {
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i] = new Object();
+        }
+    }
+
+    /**
+     * Checks buckets {@code keys[i]} under {@code policies[i]}, spending {@code cost} from every one
+     * only if every one allows; the decisions are those the Lua script gives for the same arguments.
+     *
+     * @param nowMicros
+     * Unix time in microseconds
+     */
+    public List<Decision> check(List<String> keys, List<Policy> policies, long cost, long nowMicros) {
+        if (keys.isEmpty() || keys.size() != policies.size()) {
+            throw new IllegalArgumentException("need one policy per key and at least one key, got " + keys.size()
+                    + " keys, " + policies.size() + " policies");
+        }
+        if (cost < 1) {
+            throw new IllegalArgumentException("cost must be >= 1, was " + cost);
+        }
+        List<Decision> decisions;
+        synchronized (lockFor(keys.get(0))) {
+            decisions = decideAll(keys, policies, cost, nowMicros);
+        }
+        if (checks.incrementAndGet() % SWEEP_EVERY == 0) {
+            forgetExpired(nowMicros);
+        }
+        return decisions;
+    }
+
+    /** How many keys are held (forgotten ones excluded once swept). */
+    public int size() {
+        return states.size();
+    }
+
+    /** Drops every key that would be full again (or whose window is over) at {@code nowMicros}. */
+    public void forgetExpired(long nowMicros) {
+        // remove(key, state) removes only the state we saw, so a concurrent write is never lost
+        states.forEach((key, state) -> {
+            if (nowMicros >= state.expiresAtMicros()) {
+                states.remove(key, state);
+            }
+        });
+    }
+
+    private List<Decision> decideAll(List<String> keys, List<Policy> policies, long cost, long nowMicros) {
+        List<Step> steps = new ArrayList<>(keys.size());
+        boolean allAllowed = true;
+        for (int i = 0; i < keys.size(); i++) {
+            Policy policy = policies.get(i);
+            Step step = CounterModel.of(policy.algorithm()).decide(states.get(keys.get(i)), policy, nowMicros, cost);
+            steps.add(step);
+            allAllowed &= step.decision().allowed();
+        }
+        List<Decision> decisions = new ArrayList<>(steps.size());
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
+            if (allAllowed) {
+                states.put(keys.get(i), step.next());
+                decisions.add(step.decision());
+            } else {
+                decisions.add(step.unspent());
+            }
+        }
+        return decisions;
+    }
+
+    /** The lock of a key's hash tag (the text inside its first braces, as Redis Cluster picks its slot). */
+    private Object lockFor(String key) {
+        int open = key.indexOf('{');
+        int close = open < 0 ? -1 : key.indexOf('}', open + 1);
+        String tag = close > open + 1 ? key.substring(open + 1, close) : key;
+        return locks[Math.floorMod(tag.hashCode(), STRIPES)];
+    }
+}

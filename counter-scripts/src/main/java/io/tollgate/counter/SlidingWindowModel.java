@@ -1,0 +1,82 @@
+package io.tollgate.counter;
+
+/**
+ * The reference model of {@code sliding_window.lua}: estimate = previous x (1 - elapsed / window) + current.
+ */
+final class SlidingWindowModel implements CounterModel {
+
+    static final SlidingWindowModel INSTANCE = new SlidingWindowModel();
+
+    /** {@code "s:<window_start_us>:<period_us>:<previous>:<current>"}. */
+    record State(double windowStart, double period, double previous, double current) implements BucketState {
+
+        @Override
+        public double expiresAtMicros() {
+            return windowStart + 2 * period;
+        }
+    }
+
+    private SlidingWindowModel() {
+    }
+
+    @Override
+    public Step decide(BucketState stored, Policy policy, long nowMicros, long cost) {
+        double now = nowMicros;
+        double limit = policy.limit();
+        double period = policy.periodMs() * 1000.0;
+        double start = now - FixedWindowModel.luaMod(now, period);
+        double previous = 0;
+        double current = 0;
+        if (stored instanceof State s && s.period() == period) {
+            if (s.windowStart() == start) {
+                previous = s.previous();
+                current = s.current();
+            } else if (s.windowStart() == start - period) {
+                previous = s.current();
+            }
+        }
+        double estimate = estimate(start, previous, current, period, now);
+        long leftUnspent = (long) Math.max(0, Math.floor(limit - estimate));
+        long resetMs = resetMs(start, previous, current, period, now);
+        if (estimate + cost <= limit) {
+            Decision decision = new Decision(true, (long) Math.floor(limit - estimate - cost), 0,
+                    resetMs(start, previous, current + cost, period, now));
+            return new Step(decision, new State(start, period, previous, current + cost), leftUnspent, resetMs);
+        }
+        long retryMs = Decision.RETRY_NEVER;
+        if (cost <= limit) {
+            double readyAt;
+            if (previous > 0 && current + cost <= limit) {
+                readyAt = start + period * (1 - (limit - current - cost) / previous);
+            } else {
+                readyAt = start + period + period * (1 - (limit - cost) / current);
+            }
+            retryMs = Math.max(1, CounterModel.ceilMs(readyAt - now));
+            while (estimate(start, previous, current, period, now + retryMs * 1000.0) + cost > limit) {
+                retryMs = retryMs + 1;
+            }
+        }
+        return new Step(new Decision(false, leftUnspent, retryMs, resetMs), null, leftUnspent, resetMs);
+    }
+
+    /** The Lua's {@code sw_estimate}: the estimate at time t from the counts of the window at start. */
+    private static double estimate(double start, double previous, double current, double period, double t) {
+        double s = t - FixedWindowModel.luaMod(t, period);
+        if (s == start) {
+            return previous * (1 - (t - s) / period) + current;
+        } else if (s == start + period) {
+            return current * (1 - (t - s) / period) + 0;
+        }
+        return 0;
+    }
+
+    /** The Lua's {@code sw_reset_ms}: until the estimate is 0. */
+    private static long resetMs(double start, double previous, double current, double period, double now) {
+        if (current > 0) {
+            return CounterModel.ceilMs(start + 2 * period - now);
+        } else if (previous > 0) {
+            return CounterModel.ceilMs(start + period - now);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,58 @@
+package io.tollgate.counter;
+
+/** The reference model of {@code token_bucket.lua}: rate = limit / period, capacity = burst. */
+final class TokenBucketModel implements CounterModel {
+
+    static final TokenBucketModel INSTANCE = new TokenBucketModel();
+
+    /** {@code "t:<tokens>:<since_us>:<full_at_us>"}. */
+    record State(double tokens, double since, double fullAt) implements BucketState {
+
+        @Override
+        public double expiresAtMicros() {
+            return fullAt;
+        }
+    }
+
+    private TokenBucketModel() {
+    }
+
+    @Override
+    public Step decide(BucketState stored, Policy policy, long nowMicros, long cost) {
+        double now = nowMicros;
+        double burst = policy.burst();
+        double rate = policy.limit() / (policy.periodMs() * 1000.0);
+        double held = burst;
+        double since = now;
+        double vanish = Double.NaN;
+        if (stored instanceof State s && now < s.fullAt()) {
+            held = s.tokens();
+            since = s.since();
+            vanish = s.fullAt();
+        }
+        double tokens = Math.min(burst, held + Math.max(0, now - since) * rate);
+        long resetMs = CounterModel.ceilMs(elapsedUntil(tokens, burst, rate));
+        if (cost <= tokens) {
+            double left = tokens - cost;
+            double fullAt = now + elapsedUntil(left, burst, rate);
+            Decision decision = new Decision(true, (long) Math.floor(left), 0, CounterModel.ceilMs(fullAt - now));
+            return new Step(decision, new State(left, now, fullAt), (long) Math.floor(tokens), resetMs);
+        }
+        long retryMs = Decision.RETRY_NEVER;
+        if (cost <= burst) {
+            double readyAt = Math.min(vanish, since + elapsedUntil(held, cost, rate));
+            retryMs = CounterModel.ceilMs(readyAt - now);
+        }
+        long remaining = (long) Math.floor(tokens);
+        return new Step(new Decision(false, remaining, retryMs, resetMs), null, remaining, resetMs);
+    }
+
+    /** The Lua's {@code tb_elapsed_until}: smallest whole µs e >= 0 with tokens + e * rate >= target. */
+    static double elapsedUntil(double tokens, double target, double rate) {
+        double e = Math.max(0, Math.ceil((target - tokens) / rate));
+        while (tokens + e * rate < target) {
+            e = e + 1;
+        }
+        return e;
+    }
+}

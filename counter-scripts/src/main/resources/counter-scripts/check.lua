@@ -1,0 +1,98 @@
+-- check: checks every bucket of one client in one atomic step, all or nothing.
+-- The catalog sends "local ALGORITHMS = {}", the four algorithm files, then this driver.
+--
+-- KEYS[1..N]  bucket keys rl:<rule-id>:{<client-key>}; callers guarantee one hash tag, so one shard.
+-- ARGV[1]     now as Unix time in microseconds, or "" to take Redis TIME (production always does;
+--             tests pass it). Expiries are absolute (SET ... PXAT), so an explicit now must be a
+--             real moment: a value far in the past writes keys that vanish at once.
+-- ARGV[2]     cost of this request, a whole number >= 1 ("" = 1)
+-- then four per key i, from ARGV[2 + 4(i-1) + 1]:
+--             algorithm wire name (token_bucket, gcra, sliding_window, fixed_window), limit,
+--             period_ms, burst; all whole numbers >= 1
+-- Reply       a flat array of 4 x N integers, per key: allowed (1/0), remaining, retry_after_ms,
+--             reset_ms. Phase 1 decides every key from its stored state; phase 2 writes all keys
+--             only if every key allowed. When another key rejected, a key that would allow reports
+--             allowed = 1 with what it holds unspent (retry_after_ms 0). retry_after_ms is -1 for
+--             a request that can never pass (cost above the capacity).
+-- Nonsense arguments return an error naming the argument and its value, never a decision.
+
+local function fail(message)
+  return redis.error_reply('ERR tollgate check: ' .. message)
+end
+
+-- A whole number >= 1 in plain digits, small enough to stay exact in a Lua number; else nil.
+local function whole(text)
+  if #text <= 15 and string.find(text, '^[1-9]%d*$') then
+    return tonumber(text)
+  end
+  return nil
+end
+
+local n = #KEYS
+if n == 0 then
+  return fail('no KEYS given')
+end
+if #ARGV ~= 2 + 4 * n then
+  return fail('ARGV count ' .. #ARGV .. ' for ' .. n .. ' keys, expected ' .. (2 + 4 * n))
+end
+
+local now
+if ARGV[1] == '' then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+else
+  -- 16 digits: up to the year 2286 in microseconds, still exact and far from 2^53
+  if #ARGV[1] > 16 or not string.find(ARGV[1], '^%d+$') then
+    return fail('now_us must be microseconds as plain digits, was "' .. ARGV[1] .. '"')
+  end
+  now = tonumber(ARGV[1])
+end
+
+local cost = 1
+if ARGV[2] ~= '' then
+  cost = whole(ARGV[2])
+  if not cost then
+    return fail('cost must be a whole number >= 1, was "' .. ARGV[2] .. '"')
+  end
+end
+
+local reply, values, expire_at, unspent = {}, {}, {}, {}
+local all_allowed = true
+for i = 1, n do
+  local a = 2 + 4 * (i - 1)
+  local algorithm = ALGORITHMS[ARGV[a + 1]]
+  if not algorithm then
+    return fail('algorithm of key ' .. i .. ' is unknown: "' .. ARGV[a + 1] .. '"')
+  end
+  local limit, period_ms, burst = whole(ARGV[a + 2]), whole(ARGV[a + 3]), whole(ARGV[a + 4])
+  if not limit then
+    return fail('limit of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 2] .. '"')
+  end
+  if not period_ms then
+    return fail('period_ms of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 3] .. '"')
+  end
+  if not burst then
+    return fail('burst of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 4] .. '"')
+  end
+  local allowed, remaining, retry_ms, reset_ms, value, expires, left_unspent, reset_unspent =
+    algorithm.decide(redis.call('GET', KEYS[i]), limit, period_ms, burst, now, cost)
+  local r = 4 * (i - 1)
+  reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4] = allowed, remaining, retry_ms, reset_ms
+  values[i], expire_at[i], unspent[i] = value, expires, { left_unspent, reset_unspent }
+  all_allowed = all_allowed and allowed == 1
+end
+
+if all_allowed then
+  for i = 1, n do
+    redis.call('SET', KEYS[i], values[i], 'PXAT', math.ceil(expire_at[i] / 1000))
+  end
+else
+  -- nothing was spent: the keys that would allow report what they still hold
+  for i = 1, n do
+    local r = 4 * (i - 1)
+    if reply[r + 1] == 1 then
+      reply[r + 2], reply[r + 4] = unspent[i][1], unspent[i][2]
+    end
+  end
+end
+return reply

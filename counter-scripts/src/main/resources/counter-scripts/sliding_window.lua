@@ -1,0 +1,74 @@
+-- sliding_window: two weighted fixed windows, as Cloudflare counts:
+--   estimate = previous * (1 - elapsed_in_window / window) + current; allowed when estimate + cost <= limit.
+-- Stored value, one string per key: "s:<window_start_us>:<period_us>:<previous>:<current>"
+--   window_start_us  start of the current window (aligned to multiples of the period)
+--   period_us        the window length it was counted with; a changed period starts afresh
+--   previous         count of the window before it
+--   current          count of this window
+-- The key expires when the window after the current one ends: from then on both counts are 0.
+-- Policy ARGV read: limit, period_ms (burst is ignored).
+-- Per-key reply: allowed, remaining, retry_after_ms, reset_ms (until the estimate is back to 0);
+-- retry_after_ms is -1 when cost > limit.
+
+-- The estimate at time t from the counts of the window starting at start.
+local function sw_estimate(start, previous, current, period, t)
+  local s = t - t % period
+  if s == start then
+    return previous * (1 - (t - s) / period) + current
+  elseif s == start + period then
+    return current * (1 - (t - s) / period) + 0
+  end
+  return 0
+end
+
+-- How long until the estimate is 0: the end of the last window that holds a count.
+local function sw_reset_ms(start, previous, current, period, now)
+  if current > 0 then
+    return math.ceil((start + 2 * period - now) / 1000)
+  elseif previous > 0 then
+    return math.ceil((start + period - now) / 1000)
+  end
+  return 0
+end
+
+ALGORITHMS.sliding_window = {
+  decide = function(raw, limit, period_ms, burst, now, cost)
+    local period = period_ms * 1000
+    local start = now - now % period
+    local previous, current = 0, 0
+    if raw then
+      local s, p, a, b = string.match(raw, '^s:([^:]+):([^:]+):([^:]+):([^:]+)$')
+      if tonumber(p) == period then
+        s = tonumber(s)
+        if s == start then
+          previous, current = tonumber(a), tonumber(b)
+        elseif s == start - period then
+          previous = tonumber(b)
+        end
+      end
+    end
+    local estimate = sw_estimate(start, previous, current, period, now)
+    local left_unspent = math.max(0, math.floor(limit - estimate))
+    local reset_ms = sw_reset_ms(start, previous, current, period, now)
+    if estimate + cost <= limit then
+      return 1, math.floor(limit - estimate - cost), 0, sw_reset_ms(start, previous, current + cost, period, now),
+        string.format('s:%.17g:%.17g:%.17g:%.17g', start, period, previous, current + cost), start + 2 * period,
+        left_unspent, reset_ms
+    end
+    local retry_ms = -1
+    if cost <= limit then
+      -- solve the weighting for the first moment it allows, then confirm it with sw_estimate
+      local ready_at
+      if previous > 0 and current + cost <= limit then
+        ready_at = start + period * (1 - (limit - current - cost) / previous)
+      else
+        ready_at = start + period + period * (1 - (limit - cost) / current)
+      end
+      retry_ms = math.max(1, math.ceil((ready_at - now) / 1000))
+      while sw_estimate(start, previous, current, period, now + retry_ms * 1000) + cost > limit do
+        retry_ms = retry_ms + 1
+      end
+    end
+    return 0, left_unspent, retry_ms, reset_ms, nil, nil, left_unspent, reset_ms
+  end
+}
