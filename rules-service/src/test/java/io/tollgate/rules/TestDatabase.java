@@ -22,6 +22,7 @@ public class TestDatabase implements QuarkusTestResourceLifecycleManager {
     private static final String SERVER = System.getenv().getOrDefault("TOLLGATE_TEST_PG", "127.0.0.1:5432");
     private static final String USER = "postgres";
 
+    private static volatile String current;
     private String name;
 
     @Override
@@ -29,9 +30,10 @@ public class TestDatabase implements QuarkusTestResourceLifecycleManager {
         name = "tollgate_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         admin("CREATE DATABASE " + name);
         LOG.infof("created test database %s", name);
+        current = name;
         return Map.of(
                 "quarkus.datasource.jdbc.url", jdbcUrl(name),
-                "quarkus.datasource.reactive.url", "postgresql://" + SERVER + "/" + name,
+                "quarkus.datasource.reactive.url", reactiveUrl(name),
                 "quarkus.datasource.username", USER);
     }
 
@@ -41,6 +43,16 @@ public class TestDatabase implements QuarkusTestResourceLifecycleManager {
             admin("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
             LOG.infof("dropped test database %s", name);
         }
+    }
+
+    /** The name of the database the tests run against now. */
+    public static String current() {
+        return current;
+    }
+
+    /** The reactive-client URL of a database on the test server. */
+    public static String reactiveUrl(String database) {
+        return "postgresql://" + SERVER + "/" + database;
     }
 
     /** The JDBC URL of a database on the test server. */
