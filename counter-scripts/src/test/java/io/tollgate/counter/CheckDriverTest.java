@@ -1,0 +1,157 @@
+package io.tollgate.counter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** {@code check.lua}: the reply shape, all-or-nothing, expiries, argument checks, atomicity. */
+class CheckDriverTest extends RedisScriptTestBase {
+
+    static final Policy TB = new Policy(Algorithm.TOKEN_BUCKET, 10, 1000, 20);
+    static final Policy GCRA = new Policy(Algorithm.GCRA, 10, 1000, 5);
+    static final Policy FIXED = new Policy(Algorithm.FIXED_WINDOW, 1, 60_000, 1);
+    static final Policy SLIDING = new Policy(Algorithm.SLIDING_WINDOW, 5, 1000, 5);
+
+    @Test
+    void sha1_is_what_redis_computes_and_main_prints_the_text() {
+        CounterScripts.Script check = CounterScripts.check();
+        assertThat(client.send("SCRIPT LOAD", check.text()).toString()).isEqualTo(check.sha1());
+
+        PrintStream original = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            CounterScripts.main(new String[0]);
+        } finally {
+            System.setOut(original);
+        }
+        assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo(check.text());
+    }
+
+    @Test
+    void one_key_replies_exactly_four_integers() {
+        CheckCall call = CheckCall.of(List.of(freshKey("one")), List.of(TB), 1, OptionalLong.of(base()));
+        List<String> args = new ArrayList<>(call.evalArgs());
+        args.add(0, CounterScripts.check().text());
+
+        var reply = client.send("EVAL", args.toArray(String[]::new));
+
+        assertThat(reply.size()).isEqualTo(4);
+        assertThat(List.of(reply.get(0).toLong(), reply.get(1).toLong(), reply.get(2).toLong(),
+                reply.get(3).toLong())).containsExactly(1L, 19L, 0L, 100L);
+    }
+
+    @Test
+    void mixed_algorithms_in_one_call_each_decide_for_their_own_key() {
+        String client1 = "mixed-" + System.nanoTime();
+        List<String> keys = List.of(CounterKeys.key("a", client1), CounterKeys.key("b", client1),
+                CounterKeys.key("c", client1), CounterKeys.key("d", client1));
+        long t0 = base();
+
+        List<Decision> first = client.check(keys, List.of(TB, GCRA, FIXED, SLIDING), 1, t0);
+
+        assertThat(first).containsExactly(new Decision(true, 19, 0, 100), new Decision(true, 4, 0, 100),
+                new Decision(true, 0, 0, 60_000), new Decision(true, 4, 0, 2000));
+    }
+
+    @Test
+    void all_or_nothing_a_rejection_spends_from_no_bucket() {
+        String who = "aon-" + System.nanoTime();
+        List<String> keys = List.of(CounterKeys.key("tb", who), CounterKeys.key("fw", who));
+        long t0 = base();
+        client.check(keys, List.of(TB, FIXED), 1, t0);
+        String tokensBefore = stored(keys.get(0));
+
+        List<Decision> second = client.check(keys, List.of(TB, FIXED), 1, t0 + 100_000);
+
+        assertThat(second.get(1)).isEqualTo(new Decision(false, 0, 59_900, 59_900));
+        // the token bucket would allow: it reports what it holds unspent, and its stored value is untouched
+        assertThat(second.get(0)).isEqualTo(new Decision(true, 20, 0, 0));
+        assertThat(stored(keys.get(0))).isEqualTo(tokensBefore);
+    }
+
+    @Test
+    void every_written_key_expires_when_full_again_or_its_windows_are_over() {
+        String who = "ttl-" + System.nanoTime();
+        List<String> keys = List.of(CounterKeys.key("tb", who), CounterKeys.key("gcra", who),
+                CounterKeys.key("fw", who), CounterKeys.key("sw", who));
+        long realNow = System.currentTimeMillis() * 1000;
+
+        client.check(keys, List.of(TB, GCRA, FIXED, SLIDING), 1, realNow);
+
+        long[] expectedMaxMs = {100, 100, 60_000, 2000};
+        for (int i = 0; i < keys.size(); i++) {
+            long pttl = client.send("PTTL", keys.get(i)).toLong();
+            assertThat(pttl).as(keys.get(i)).isPositive().isLessThanOrEqualTo(expectedMaxMs[i]);
+        }
+    }
+
+    @Test
+    void idle_keys_vanish() {
+        String key = freshKey("idle");
+        check(key, TB, 1, System.currentTimeMillis() * 1000);
+        assertThat(stored(key)).isNotNull();
+
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> stored(key) == null);
+    }
+
+    @Test
+    void taking_redis_time_works() {
+        String key = freshKey("time");
+        CheckCall call = CheckCall.of(List.of(key), List.of(TB), 1, OptionalLong.empty());
+
+        assertThat(client.check(call)).containsExactly(new Decision(true, 19, 0, 100));
+    }
+
+    @Test
+    void two_hundred_concurrent_clients_on_one_token_exactly_one_passes() {
+        Policy oneADay = new Policy(Algorithm.TOKEN_BUCKET, 1, 86_400_000, 1);
+        CheckCall call = CheckCall.of(List.of(freshKey("race")), List.of(oneADay), 1, OptionalLong.empty());
+
+        List<CompletableFuture<List<Long>>> replies = IntStream.range(0, 200)
+                .mapToObj(i -> CompletableFuture.supplyAsync(() -> client.checkAsync(call)).thenCompose(f -> f))
+                .toList();
+
+        long allowed = replies.stream().map(ScriptClient::await).filter(r -> r.get(0) == 1).count();
+        assertThat(allowed).isEqualTo(1);
+    }
+
+    @Test
+    void nonsense_arguments_are_errors_naming_the_argument_and_value() {
+        String key = freshKey("bad");
+        String now = Long.toString(base());
+        assertError(List.of(key), List.of(now, "1", "token_bucket", "-3", "1000", "5"), "limit of key 1", "\"-3\"");
+        assertError(List.of(key), List.of(now, "1", "token_bucket", "0", "1000", "5"), "limit of key 1", "\"0\"");
+        assertError(List.of(key), List.of(now, "1", "gcra", "10", "abc", "5"), "period_ms of key 1", "\"abc\"");
+        assertError(List.of(key), List.of(now, "1", "gcra", "10", "1000", ""), "burst of key 1", "\"\"");
+        assertError(List.of(key), List.of(now, "1", "fixed_window", "10", "1000", "1.5"), "burst", "\"1.5\"");
+        assertError(List.of(key), List.of(now, "1", "leaky_bucket", "10", "1000", "5"), "algorithm of key 1",
+                "\"leaky_bucket\"");
+        assertError(List.of(key), List.of(now, "0", "token_bucket", "10", "1000", "5"), "cost", "\"0\"");
+        assertError(List.of(key), List.of(now, "-1", "token_bucket", "10", "1000", "5"), "cost", "\"-1\"");
+        assertError(List.of(key), List.of("-5", "1", "token_bucket", "10", "1000", "5"), "now_us", "\"-5\"");
+        assertError(List.of(key), List.of("soon", "1", "token_bucket", "10", "1000", "5"), "now_us", "\"soon\"");
+        assertError(List.of(key), List.of(now, "1", "token_bucket", "10", "1000"), "ARGV count 5", "expected 6");
+        assertError(List.of(key, key + "2"), List.of(now, "1", "token_bucket", "10", "1000", "5"), "ARGV count 6",
+                "expected 10");
+        assertThat(stored(key)).isNull();
+    }
+
+    private static void assertError(List<String> keys, List<String> argv, String... fragments) {
+        CheckCall call = new CheckCall(keys, argv);
+        assertThatThrownBy(() -> client.check(call)).hasMessageContaining("tollgate check")
+                .hasMessageContainingAll(fragments);
+    }
+}

@@ -1,0 +1,87 @@
+package io.tollgate.counter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code token_bucket.lua} on a real Redis with explicit times. */
+class TokenBucketScriptTest extends RedisScriptTestBase {
+
+    /** Rate 10 a second, burst 20: the lesson's policy. */
+    static final Policy LESSON = new Policy(Algorithm.TOKEN_BUCKET, 10, 1000, 20);
+
+    @Test
+    void lesson_worked_example_4_tokens_half_a_second_later_allows_with_8_left() {
+        String key = freshKey("ak_42");
+        long t0 = base();
+        assertThat(check(key, LESSON, 16, t0)).isEqualTo(new Decision(true, 4, 0, 1600));
+
+        Decision decision = check(key, LESSON, 1, t0 + 500_000);
+
+        assertThat(decision.allowed()).isTrue();
+        assertThat(decision.remaining()).isEqualTo(8);
+        assertThat(stored(key)).startsWith("t:8:" + (t0 + 500_000) + ":");
+    }
+
+    @Test
+    void burst_then_rejection_with_a_retry_time_that_is_honoured() {
+        String key = freshKey("burst");
+        long t0 = base();
+        for (int i = 19; i >= 0; i--) {
+            assertThat(check(key, LESSON, 1, t0)).isEqualTo(new Decision(true, i, 0, (20 - i) * 100L));
+        }
+
+        Decision rejected = check(key, LESSON, 1, t0 + 30_000);
+
+        assertThat(rejected).isEqualTo(new Decision(false, 0, 70, 1970));
+        assertThat(check(key, LESSON, 1, t0 + 99_999).allowed()).isFalse();
+        assertThat(check(key, LESSON, 1, t0 + 30_000 + rejected.retryAfterMs() * 1000)).isEqualTo(
+                new Decision(true, 0, 0, 2000));
+    }
+
+    @Test
+    void refill_never_exceeds_burst() {
+        String key = freshKey("cap");
+        long t0 = base();
+        check(key, LESSON, 5, t0);
+
+        assertThat(check(key, LESSON, 1, t0 + 3_600_000_000L)).isEqualTo(new Decision(true, 19, 0, 100));
+    }
+
+    @Test
+    void odd_rate_retry_after_is_exact_enough_to_be_allowed() {
+        Policy third = new Policy(Algorithm.TOKEN_BUCKET, 3, 1000, 1);
+        String key = freshKey("odd");
+        long now = base() + 17;
+        check(key, third, 1, now);
+        for (int i = 0; i < 50; i++) {
+            Decision rejected = check(key, third, 1, now);
+            assertThat(rejected.allowed()).isFalse();
+            now += rejected.retryAfterMs() * 1000;
+            assertThat(check(key, third, 1, now).allowed()).as("retry %d at +%d ms", i, rejected.retryAfterMs())
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void cost_above_burst_is_rejected_as_never_and_writes_nothing() {
+        String key = freshKey("huge");
+
+        assertThat(check(key, LESSON, 21, base())).isEqualTo(new Decision(false, 20, Decision.RETRY_NEVER, 0));
+        assertThat(stored(key)).isNull();
+    }
+
+    @Test
+    void policy_change_keeps_what_the_bucket_holds_capped_at_the_new_burst() {
+        String key = freshKey("change");
+        long t0 = base();
+        check(key, LESSON, 5, t0); // holds 15
+
+        Policy smaller = new Policy(Algorithm.TOKEN_BUCKET, 10, 1000, 10);
+        assertThat(check(key, smaller, 1, t0).remaining()).isEqualTo(9); // capped at 10, spent 1
+        assertThat(check(key, LESSON, 1, t0).remaining()).isEqualTo(8); // no free tokens back
+
+        Policy faster = new Policy(Algorithm.TOKEN_BUCKET, 20, 1000, 20);
+        assertThat(check(key, faster, 1, t0 + 100_000).remaining()).isEqualTo(9); // 8 + 20/s x 0.1 s - 1
+    }
+}

@@ -1,0 +1,161 @@
+package io.tollgate.counter.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.awaitility.Awaitility;
+
+/**
+ * A private Redis Cluster for tests: {@code primaries} primaries with {@code replicas} replicas each,
+ * every node a {@code redis-server} on a free loopback port; created with
+ * {@code redis-cli --cluster create} and ready (every node {@code cluster_state:ok}, all 16384 slots
+ * assigned, every replica attached) when the constructor returns. {@link #close()} stops them all.
+ */
+public final class RedisCluster implements AutoCloseable {
+
+    /** How long a node may be unreachable before the cluster fails it over; short, for failover tests. */
+    private static final String NODE_TIMEOUT_MS = "2000";
+
+    private final List<RedisProcess> nodes = new ArrayList<>();
+    private final int primaryCount;
+    private final int replicasEach;
+
+    /** Three primaries, one replica each. */
+    public RedisCluster() {
+        this(3, 1);
+    }
+
+    /** {@code primaries} primaries with {@code replicas} replicas each. */
+    public RedisCluster(int primaries, int replicas) {
+        if (primaries < 3 || replicas < 0) {
+            throw new IllegalArgumentException(
+                    "Redis Cluster needs >= 3 primaries and >= 0 replicas, got " + primaries + " + " + replicas);
+        }
+        this.primaryCount = primaries;
+        this.replicasEach = replicas;
+        try {
+            for (int i = 0; i < primaries * (1 + replicas); i++) {
+                nodes.add(RedisProcess.start(true, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                        "--cluster-node-timeout", NODE_TIMEOUT_MS));
+            }
+            create();
+            awaitReady();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Every node's address, {@code redis://127.0.0.1:<port>}, in start order. */
+    public List<String> addresses() {
+        return nodes.stream().map(RedisProcess::address).toList();
+    }
+
+    /** The addresses of the nodes that are primaries now, as a live node sees it. */
+    public List<String> primaries() {
+        return roles().entrySet().stream().filter(e -> e.getValue()).map(Map.Entry::getKey).sorted().toList();
+    }
+
+    /** The address of the primary that owns {@code key}'s slot now. */
+    public String ownerOf(String key) {
+        try {
+            int port = liveNode().port();
+            long slot = (Long) Resp.call(port, "CLUSTER", "KEYSLOT", key);
+            @SuppressWarnings("unchecked")
+            List<List<Object>> ranges = (List<List<Object>>) Resp.call(port, "CLUSTER", "SLOTS");
+            for (List<Object> range : ranges) {
+                if ((Long) range.get(0) <= slot && slot <= (Long) range.get(1)) {
+                    @SuppressWarnings("unchecked")
+                    List<Object> primary = (List<Object>) range.get(2);
+                    return "redis://127.0.0.1:" + primary.get(1);
+                }
+            }
+            throw new IllegalStateException("no node owns slot " + slot);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Kills the node at {@code address} at once (SIGKILL), as a crash; the cluster may fail it over. */
+    public void kill(String address) {
+        nodes.stream()
+                .filter(n -> n.address().equals(address))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node " + address))
+                .kill();
+    }
+
+    /** Stops every node and deletes their temp dirs. */
+    @Override
+    public void close() {
+        nodes.forEach(RedisProcess::close);
+    }
+
+    private void create() {
+        List<String> command = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+        nodes.forEach(n -> command.add("127.0.0.1:" + n.port()));
+        command.addAll(List.of("--cluster-replicas", Integer.toString(replicasEach), "--cluster-yes"));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("redis-cli --cluster create failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run redis-cli (is it on the PATH?)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void awaitReady() {
+        int total = nodes.size();
+        Awaitility.await("cluster of " + total + " nodes ready")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> nodes.stream().allMatch(this::ready) && primaries().size() == primaryCount
+                        && roles().size() == total);
+    }
+
+    private boolean ready(RedisProcess node) {
+        String info;
+        try {
+            info = Resp.text(node.port(), "CLUSTER", "INFO");
+        } catch (IOException e) {
+            return false;
+        }
+        return info.contains("cluster_state:ok") && info.contains("cluster_slots_assigned:16384")
+                && info.contains("cluster_slots_ok:16384") && info.contains("cluster_known_nodes:" + nodes.size());
+    }
+
+    /** Address → whether primary, for every node a live node knows as connected. */
+    private Map<String, Boolean> roles() {
+        try {
+            String table = Resp.text(liveNode().port(), "CLUSTER", "NODES");
+            return table.lines()
+                    .map(line -> line.split(" "))
+                    .filter(f -> f.length > 7 && !f[2].contains("fail") && "connected".equals(f[7]))
+                    .collect(Collectors.toMap(f -> "redis://" + f[1].substring(0, f[1].indexOf('@')),
+                            f -> f[2].contains("master"), (a, b) -> a));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private RedisProcess liveNode() {
+        return nodes.stream()
+                .filter(RedisProcess::alive)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no live node"));
+    }
+
+}
