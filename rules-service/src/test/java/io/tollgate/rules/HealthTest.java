@@ -45,7 +45,8 @@ class HealthTest {
                 .get("/q/openapi?format=json")
                 .then()
                 .statusCode(200)
-                .body(containsString("/api/v1/rules/{id}/history"));
+                .body(containsString("/api/v1/rules/{id}/history"))
+                .body(containsString("/api/v1/rules/watch"));
         given().when().get("/q/swagger-ui/").then().statusCode(200);
     }
 }

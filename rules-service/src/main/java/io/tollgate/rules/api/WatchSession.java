@@ -17,8 +17,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
- * One open watch stream. It keeps a cursor (the last version sent) and, on every poke (a NOTIFY from any
- * instance, a heartbeat, the start), reads the revisions after the cursor and sends them: so a reconnect
+ * One open watch stream. It keeps a cursor (the last version sent) and, on every poke (the start, a NOTIFY
+ * from any instance, a LISTEN reconnect), reads the revisions after the cursor and sends them: so a reconnect
  * with {@code since} replays exactly what was missed, and no poke can be lost between a read and a send.
  * All state is touched on the connection's own event-loop context only.
  */
@@ -58,10 +58,7 @@ final class WatchSession {
         response.exceptionHandler(e -> close());
         write("retry: 1000\n: watching versions after " + cursor + "\n\n");
         unsubscribe = changes.subscribe(() -> context.runOnContext(v -> fetch()));
-        timerId = vertx.setPeriodic(heartbeat.toMillis(), id -> context.runOnContext(v -> {
-            write(": heartbeat\n\n");
-            fetch();
-        }));
+        timerId = vertx.setPeriodic(heartbeat.toMillis(), id -> context.runOnContext(v -> write(": heartbeat\n\n")));
         fetch();
     }
 

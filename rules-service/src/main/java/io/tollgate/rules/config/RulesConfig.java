@@ -45,7 +45,7 @@ public interface RulesConfig {
     /** The watch stream. */
     interface Watch {
 
-        /** How often an idle stream gets a heartbeat comment (and re-checks the database). */
+        /** How often a watch stream gets a heartbeat comment, so idle connections stay open through proxies. */
         @WithDefault("15s")
         Duration heartbeat();
 

@@ -20,7 +20,8 @@ import io.vertx.pgclient.pubsub.PgSubscriber;
 /**
  * Hears every committed version, whichever instance committed it, through PostgreSQL LISTEN/NOTIFY, and
  * pokes this instance's watchers. A poke carries nothing: each watcher reads what it has not sent yet from
- * the revisions table, so a lost or coalesced notification costs latency, never an event.
+ * the revisions table, so coalesced notifications lose nothing, and after a reconnect (when notifications
+ * sent meanwhile are gone) one poke makes every watcher catch up.
  */
 @ApplicationScoped
 public class RuleChanges {

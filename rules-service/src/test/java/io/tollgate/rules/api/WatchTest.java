@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
+import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.TestResourceScope;
@@ -24,21 +25,28 @@ import io.tollgate.rules.TestDatabase;
 @WithTestResource(value = TestDatabase.class, scope = TestResourceScope.GLOBAL)
 class WatchTest {
 
+    private static final Logger LOG = Logger.getLogger(WatchTest.class);
+
     @Test
     void aWriteReachesAWatcherWithinOneSecond() {
         try (SseClient watch = SseClient.open("/api/v1/rules/watch")) {
             await().atMost(Duration.ofSeconds(5)).until(() -> !watch.comments().isEmpty());
+            given().get("/api/v1/rules").then().statusCode(200); // warm the HTTP client: measure the stream
             String id = id("watched");
 
             long writtenAt = System.nanoTime();
             String etag = as(ADMIN).body(rule(id, 1)).post("/api/v1/rules").header("ETag");
+            long committedAt = System.nanoTime();
             long version = Long.parseLong(etag.replace("\"", ""));
 
             await().atMost(Duration.ofSeconds(1)).until(() -> watch.events().stream().anyMatch(e -> e.id() == version));
             SseClient.Event event = watch.events().stream().filter(e -> e.id() == version).findFirst().orElseThrow();
             assertThat(event.data()).contains("\"version\":" + version).contains("\"operation\":\"create\"")
                     .contains("\"id\":\"" + id + "\"");
-            assertThat(Duration.ofNanos(event.arrivedNanos() - writtenAt)).isLessThan(Duration.ofSeconds(1));
+            Duration latency = Duration.ofNanos(event.arrivedNanos() - writtenAt);
+            LOG.infof("write to watcher: %d ms from sending the write, %d ms from its answer", latency.toMillis(),
+                    Duration.ofNanos(event.arrivedNanos() - committedAt).toMillis());
+            assertThat(latency).isLessThan(Duration.ofSeconds(1));
         }
     }
 
