@@ -1,0 +1,94 @@
+package io.tollgate.counter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+/** {@link InMemoryCounters} on its own: atomic under threads, all or nothing, bounded memory. */
+class InMemoryCountersTest {
+
+    static final long T0 = 1_800_000_000_000_000L;
+    static final Policy ONE_A_DAY = new Policy(Algorithm.TOKEN_BUCKET, 1, 86_400_000, 1);
+    static final Policy TB = new Policy(Algorithm.TOKEN_BUCKET, 10, 1000, 20);
+
+    final InMemoryCounters counters = new InMemoryCounters();
+
+    @Test
+    void lesson_worked_example() {
+        String key = CounterKeys.key("orders.write", "ak_42");
+        counters.check(List.of(key), List.of(TB), 16, T0);
+
+        assertThat(counters.check(List.of(key), List.of(TB), 1, T0 + 500_000)).containsExactly(
+                new Decision(true, 8, 0, 1200));
+    }
+
+    @Test
+    void two_hundred_threads_on_one_token_exactly_one_passes() throws Exception {
+        String key = CounterKeys.key("race", "c");
+        ExecutorService pool = Executors.newFixedThreadPool(32);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Boolean>> results = IntStream.range(0, 200).mapToObj(i -> pool.submit(() -> {
+                start.await();
+                return counters.check(List.of(key), List.of(ONE_A_DAY), 1, T0 + i).get(0).allowed();
+            })).toList();
+            start.countDown();
+            long allowed = 0;
+            for (Future<Boolean> result : results) {
+                allowed += result.get(10, TimeUnit.SECONDS) ? 1 : 0;
+            }
+            assertThat(allowed).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void a_rejection_spends_from_no_bucket() {
+        List<String> keys = List.of(CounterKeys.key("a", "c"), CounterKeys.key("b", "c"));
+        List<Policy> policies = List.of(TB, ONE_A_DAY);
+        counters.check(keys, policies, 1, T0);
+
+        List<Decision> second = counters.check(keys, policies, 1, T0);
+
+        assertThat(second.get(1).allowed()).isFalse();
+        assertThat(second.get(0)).isEqualTo(new Decision(true, 19, 0, 100));
+        assertThat(counters.check(List.of(keys.get(0)), List.of(TB), 1, T0).get(0).remaining()).isEqualTo(18);
+    }
+
+    @Test
+    void keys_are_forgotten_once_full_again_so_memory_stays_bounded() {
+        for (int i = 0; i < 10_000; i++) {
+            counters.check(List.of(CounterKeys.key("r", "client-" + i)), List.of(TB), 1, T0 + i);
+        }
+        assertThat(counters.size()).isGreaterThan(5_000);
+
+        counters.forgetExpired(T0 + 10_000 + 100_000);
+
+        assertThat(counters.size()).isZero();
+    }
+
+    @Test
+    void sweeps_on_its_own_as_checks_go_on() {
+        for (int i = 0; i < 20_000; i++) {
+            // each key is full again 100 ms after its check; time moves 1 ms per check
+            counters.check(List.of(CounterKeys.key("r", "client-" + i)), List.of(TB), 1, T0 + i * 1000L);
+        }
+        assertThat(counters.size()).isLessThan(4096 + 200);
+    }
+
+    @Test
+    void nonsense_calls_are_refused() {
+        assertThatThrownBy(() -> counters.check(List.of("k"), List.of(TB), 0, T0)).hasMessageContaining("cost");
+        assertThatThrownBy(() -> counters.check(List.of("k"), List.of(), 1, T0)).hasMessageContaining("policy");
+    }
+}
