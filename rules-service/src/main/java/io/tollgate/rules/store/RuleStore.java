@@ -1,6 +1,5 @@
 package io.tollgate.rules.store;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,8 +11,6 @@ import io.tollgate.rules.domain.RuleCodec;
 import io.tollgate.rules.domain.RuleSet;
 import io.tollgate.rules.store.WriteRejectedException.Reason;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -22,12 +19,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class RuleStore {
 
     private final Pool pool;
-    private final RuleCodec codec;
+    private final Rows values;
     private final ChangeLog log;
 
     RuleStore(Pool pool, RuleCodec codec, ChangeLog log) {
         this.pool = pool;
-        this.codec = codec;
+        this.values = new Rows(codec);
         this.log = log;
     }
 
@@ -45,14 +42,14 @@ public class RuleStore {
                 FROM rules_version v LEFT JOIN rules r ON true
                 ORDER BY r.id""")
                 .execute()
-                .map(this::toRuleSet);
+                .map(values::toRuleSet);
     }
 
     /** One rule, if it exists. */
     public Uni<Optional<StoredRule>> find(String id) {
         return pool.preparedQuery("SELECT body::text AS body, version FROM rules WHERE id = $1")
                 .execute(Tuple.of(id))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(toStored(rows.iterator().next())));
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(values.toStored(rows.iterator().next())));
     }
 
     /** Creates a rule; rejected with {@link Reason#CONFLICT} when the id exists. */
@@ -112,7 +109,7 @@ public class RuleStore {
                 SELECT version, rule_id, operation, actor, at, body::text AS body
                 FROM rule_revisions WHERE rule_id = $1 ORDER BY version""")
                 .execute(Tuple.of(id))
-                .map(this::toRevisions);
+                .map(values::toRevisions);
     }
 
     /**
@@ -124,7 +121,7 @@ public class RuleStore {
                 SELECT version, rule_id, operation, actor, at, body::text AS body
                 FROM rule_revisions WHERE version > $1 AND version <= $1 + $2 ORDER BY version, rule_id""")
                 .execute(Tuple.of(version, maxVersions))
-                .map(this::toRevisions);
+                .map(values::toRevisions);
     }
 
     private Uni<StoredRule> commit(SqlConnection conn, Operation op, Rule rule, String actor) {
@@ -141,33 +138,6 @@ public class RuleStore {
     private Uni<StoredRule> find(SqlConnection conn, String id) {
         return conn.preparedQuery("SELECT body::text AS body, version FROM rules WHERE id = $1")
                 .execute(Tuple.of(id))
-                .map(rows -> rows.size() == 0 ? null : toStored(rows.iterator().next()));
-    }
-
-    private StoredRule toStored(Row row) {
-        return new StoredRule(codec.parseRule(row.getString("body")), row.getLong("version"));
-    }
-
-    private RuleSet toRuleSet(RowSet<Row> rows) {
-        long version = 0;
-        List<Rule> rules = new ArrayList<>();
-        for (Row row : rows) {
-            version = row.getLong("set_version");
-            String body = row.getString("body");
-            if (body != null) {
-                rules.add(codec.parseRule(body));
-            }
-        }
-        return new RuleSet(version, rules);
-    }
-
-    private List<Revision> toRevisions(RowSet<Row> rows) {
-        List<Revision> out = new ArrayList<>();
-        for (Row row : rows) {
-            out.add(new Revision(row.getLong("version"), row.getString("rule_id"),
-                    Operation.fromWireName(row.getString("operation")), row.getString("actor"),
-                    row.getOffsetDateTime("at").toInstant(), codec.parseRule(row.getString("body"))));
-        }
-        return out;
+                .map(rows -> rows.size() == 0 ? null : values.toStored(rows.iterator().next()));
     }
 }
