@@ -85,11 +85,30 @@ public final class RedisCluster implements AutoCloseable {
 
     /** Kills the node at {@code address} at once (SIGKILL), as a crash; the cluster may fail it over. */
     public void kill(String address) {
-        nodes.stream()
+        node(address).kill();
+    }
+
+    private RedisProcess node(String address) {
+        return nodes.stream()
                 .filter(n -> n.address().equals(address))
                 .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no node " + address))
-                .kill();
+                .orElseThrow(() -> new IllegalArgumentException("no node " + address));
+    }
+
+    /** Kills every node at once: the whole store is gone. */
+    public void killAll() {
+        nodes.forEach(RedisProcess::kill);
+    }
+
+    /** Starts the node at {@code address} again after a kill; it rejoins the cluster as itself. */
+    public void restart(String address) {
+        node(address).restart();
+    }
+
+    /** Starts every killed node again, and returns once the cluster is whole and ready. */
+    public void restartAll() {
+        nodes.forEach(RedisProcess::restart);
+        awaitReady();
     }
 
     /** Stops every node and deletes their temp dirs. */

@@ -27,11 +27,13 @@ final class RedisProcess implements AutoCloseable {
 
     private final int port;
     private final Path dir;
-    private final Process process;
+    private final String[] extraArgs;
+    private Process process;
 
-    private RedisProcess(int port, Path dir, Process process) {
+    private RedisProcess(int port, Path dir, String[] extraArgs, Process process) {
         this.port = port;
         this.dir = dir;
+        this.extraArgs = extraArgs;
         this.process = process;
     }
 
@@ -56,7 +58,7 @@ final class RedisProcess implements AutoCloseable {
                         .ignoreExceptions()
                         .until(() -> !process.isAlive() || "PONG".equals(Resp.text(port, "PING")));
                 if (process.isAlive()) {
-                    return new RedisProcess(port, dir, process);
+                    return new RedisProcess(port, dir, extraArgs, process);
                 }
                 last = new IllegalStateException("redis-server on port " + port + " exited: " + log(dir));
             } catch (ConditionTimeoutException e) {
@@ -85,6 +87,22 @@ final class RedisProcess implements AutoCloseable {
     void kill() {
         process.destroyForcibly();
         waitForExit();
+    }
+
+    /**
+     * Starts the same server again, on the same port and dir (so a cluster node keeps its nodes.conf and
+     * rejoins as itself), after a {@link #kill()}; waits until it answers PING.
+     */
+    void restart() {
+        if (process.isAlive()) {
+            return;
+        }
+        process = launch(port, dir, extraArgs);
+        Awaitility.await("redis-server on port " + port + " answers PING again")
+                .atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(50))
+                .ignoreExceptions()
+                .until(() -> "PONG".equals(Resp.text(port, "PING")));
     }
 
     @Override
