@@ -1,0 +1,144 @@
+package io.tollgate.e2e.support;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.jboss.logging.Logger;
+
+/**
+ * One packaged Quarkus service ({@code <module>/target/quarkus-app/quarkus-run.jar}) run as its own process on
+ * a free loopback port, configured through the environment as a user would; its output goes to
+ * {@code e2e/target/e2e-logs/<name>.log}.
+ */
+public final class JavaService implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(JavaService.class);
+
+    private final String name;
+    private final Path jar;
+    private final Map<String, String> env;
+    private final int port;
+    private Process process;
+
+    public JavaService(String name, String module, Map<String, String> env) {
+        this(name, module, env, FreePorts.next());
+    }
+
+    private JavaService(String name, String module, Map<String, String> env, int port) {
+        this.name = name;
+        this.jar = Repo.path(module + "/target/quarkus-app/quarkus-run.jar");
+        this.env = new TreeMap<>(env);
+        this.port = port;
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: package " + module + " first (./mvnw package)");
+        }
+    }
+
+    /** Starts the process and waits until {@code /q/health/live} answers. */
+    public JavaService start() {
+        launch();
+        return awaitLive();
+    }
+
+    /** Starts the process without waiting, so several services can start side by side. */
+    public JavaService launch() {
+        List<String> command = new ArrayList<>(List.of(Repo.java(), "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(env);
+        builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        Path log = log();
+        try {
+            Files.createDirectories(log.getParent());
+            builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Waits until {@code /q/health/live} answers; fails at once if the process exited. */
+    public JavaService awaitLive() {
+        Path log = log();
+        await(name + " live on port " + port).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        throw new IllegalStateException(name + " exited with " + process.exitValue() + ", see " + log);
+                    }
+                    return Http.status(url("/q/health/live")) == 200;
+                });
+        LOG.infof("%s runs on %s (pid %d)", name, url(""), process.pid());
+        return this;
+    }
+
+    /** The same service again on the same port and configuration (after {@link #kill()} or {@link #stop()}). */
+    public JavaService restart() {
+        stop();
+        return start();
+    }
+
+    /** Ends the process at once, as a crash would. */
+    public void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            waitFor();
+        }
+    }
+
+    /** Ends the process politely (SIGTERM). */
+    public void stop() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            waitFor();
+        }
+    }
+
+    private void waitFor() {
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until {@code /q/health/ready} answers 200 (a gateway: once it holds a rule set). */
+    public JavaService awaitReady() {
+        await(name + " ready").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> Http.status(url("/q/health/ready")) == 200);
+        return this;
+    }
+
+    private Path log() {
+        return Repo.path("e2e/target/e2e-logs/" + name + ".log");
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    public String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void close() {
+        kill();
+    }
+}

@@ -1,0 +1,144 @@
+package io.tollgate.e2e.support;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.tollgate.counter.testing.RedisCluster;
+
+/**
+ * The whole fleet as real processes on free loopback ports: a Redis Cluster (3 primaries + 3 replicas),
+ * a database of its own on the machine's PostgreSQL, the packaged rules service, the demo backend and N
+ * packaged gateways, each configured through the environment as a user would.
+ */
+public final class Stack implements AutoCloseable {
+
+    public static final String ADMIN_TOKEN = "e2e-admin-token";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final RedisCluster redis;
+    private final TestDatabase database;
+    private final JavaService rules;
+    private final JavaService backend;
+    private final List<JavaService> gateways = new ArrayList<>();
+    private final WatchCutter watchCutter;
+
+    private Stack(int gatewayCount, Map<String, String> gatewayEnv, boolean cuttableWatch) {
+        redis = new RedisCluster(3, 1);
+        database = new TestDatabase();
+        rules = new JavaService("rules-service", "rules-service", Map.of(
+                "QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl(),
+                "QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl(),
+                "QUARKUS_DATASOURCE_USERNAME", database.user(),
+                "TOLLGATE_ADMIN_TOKEN", ADMIN_TOKEN,
+                "TOLLGATE_GATEWAYS_LIVE_WINDOW", "10s"));
+        backend = new JavaService("demo-backend", "demo-backend", Map.of());
+        rules.launch();
+        backend.launch();
+        rules.awaitLive();
+        backend.awaitLive();
+        watchCutter = cuttableWatch ? new WatchCutter(rules.port()) : null;
+        for (int i = 1; i <= gatewayCount; i++) {
+            gateways.add(new JavaService("gateway-" + i, "gateway-service", gatewayEnvironment("gateway-" + i, gatewayEnv)));
+        }
+        gateways.forEach(JavaService::launch);
+        gateways.forEach(g -> g.awaitLive().awaitReady());
+    }
+
+    /** A stack with {@code gateways} gateways; {@code gatewayEnv} adds to or overrides their environment. */
+    public static Stack start(int gateways, Map<String, String> gatewayEnv) {
+        return new Stack(gateways, gatewayEnv, false);
+    }
+
+    /** Like {@link #start}, with the gateways reaching the rules service through a {@link WatchCutter}. */
+    public static Stack withCuttableWatch(int gateways, Map<String, String> gatewayEnv) {
+        return new Stack(gateways, gatewayEnv, true);
+    }
+
+    private Map<String, String> gatewayEnvironment(String name, Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>();
+        env.put("TOLLGATE_GATEWAY_UPSTREAM", backend.url(""));
+        env.put("TOLLGATE_GATEWAY_INSTANCE_ID", name);
+        env.put("TOLLGATE_RULES_URL", watchCutter == null ? rules.url("") : watchCutter.url());
+        env.put("TOLLGATE_RULES_SNAPSHOT", snapshot(name).toString());
+        env.put("QUARKUS_REDIS_HOSTS", String.join(",", redis.addresses()));
+        env.put("QUARKUS_REDIS_CLIENT_TYPE", "cluster");
+        env.putAll(extra);
+        return env;
+    }
+
+    private static Path snapshot(String gateway) {
+        return Repo.path("e2e/target/e2e-state/" + System.nanoTime() + "-" + gateway + "-rules.json");
+    }
+
+    /** Writes (creates or replaces) a rule through the rules service's API; returns the new version. */
+    public long putRule(String id, String ruleJson) {
+        HttpResponse<String> answer = Http.send("PUT", rules.url("/api/v1/rules/" + id),
+                Map.of("Authorization", "Bearer " + ADMIN_TOKEN, "Content-Type", "application/json"), ruleJson);
+        if (answer.statusCode() != 200 && answer.statusCode() != 201) {
+            throw new IllegalStateException("PUT rule " + id + " answered " + answer.statusCode() + ": " + answer.body());
+        }
+        return rulesVersion();
+    }
+
+    /** The rules service's current version. */
+    public long rulesVersion() {
+        return json(Http.get(rules.url("/api/v1/rules"), Map.of()).body()).path("version").asLong();
+    }
+
+    /** One request through gateway {@code index} (0-based) with an API key. */
+    public HttpResponse<String> call(int index, String method, String path, String apiKey) {
+        return Http.send(method, gateways.get(index).url(path), Map.of("X-API-Key", apiKey),
+                method.equals("GET") ? null : "{}");
+    }
+
+    /** How many requests with this API key the backend received. */
+    public long backendHits(String apiKey) {
+        return json(Http.get(backend.url("/__hits"), Map.of()).body()).path("by_api_key").path(apiKey).asLong(0);
+    }
+
+    public List<JavaService> gateways() {
+        return gateways;
+    }
+
+    public JavaService rulesService() {
+        return rules;
+    }
+
+    public WatchCutter watchCutter() {
+        if (watchCutter == null) {
+            throw new IllegalStateException("this stack was started without a watch cutter");
+        }
+        return watchCutter;
+    }
+
+    public RedisCluster redis() {
+        return redis;
+    }
+
+    static JsonNode json(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (Exception e) {
+            throw new IllegalStateException("not JSON: " + body, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        gateways.forEach(JavaService::close);
+        rules.close();
+        backend.close();
+        if (watchCutter != null) {
+            watchCutter.close();
+        }
+        redis.close();
+        database.close();
+    }
+}
