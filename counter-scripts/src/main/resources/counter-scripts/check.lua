@@ -8,7 +8,7 @@
 -- ARGV[2]     cost of this request, a whole number >= 1 ("" = 1)
 -- then four per key i, from ARGV[2 + 4(i-1) + 1]:
 --             algorithm wire name (token_bucket, gcra, sliding_window, fixed_window), limit,
---             period_ms, burst; all whole numbers >= 1
+--             period_ms, burst; all whole numbers from 1 to 1e12
 -- Reply       a flat array of 4 x N integers, per key: allowed (1/0), remaining, retry_after_ms,
 --             reset_ms. Phase 1 decides every key from its stored state; phase 2 writes all keys
 --             only if every key allowed. When another key rejected, a key that would allow reports
@@ -20,10 +20,12 @@ local function fail(message)
   return redis.error_reply('ERR tollgate check: ' .. message)
 end
 
--- A whole number >= 1 in plain digits, small enough to stay exact in a Lua number; else nil.
+-- A whole number from 1 to 1e12 (so period_ms x 1000 stays exact); else nil. (tonumber and
+-- arithmetic, not patterns: this runs for every argument of every check.)
 local function whole(text)
-  if #text <= 15 and string.find(text, '^[1-9]%d*$') then
-    return tonumber(text)
+  local value = tonumber(text)
+  if value and value >= 1 and value <= 1e12 and value % 1 == 0 then
+    return value
   end
   return nil
 end
@@ -41,11 +43,11 @@ if ARGV[1] == '' then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 else
-  -- 16 digits: up to the year 2286 in microseconds, still exact and far from 2^53
-  if #ARGV[1] > 16 or not string.find(ARGV[1], '^%d+$') then
-    return fail('now_us must be microseconds as plain digits, was "' .. ARGV[1] .. '"')
-  end
   now = tonumber(ARGV[1])
+  -- below 4e15 (the year 2096): exact, and window arithmetic keeps a whole µs of precision
+  if not (now and now >= 0 and now < 4e15 and now % 1 == 0) then
+    return fail('now_us must be whole microseconds since 1970, was "' .. ARGV[1] .. '"')
+  end
 end
 
 local cost = 1
@@ -56,7 +58,9 @@ if ARGV[2] ~= '' then
   end
 end
 
-local reply, values, expire_at, unspent = {}, {}, {}, {}
+-- per key at 4(i-1)+1..+4: the reply, and beside it (value, expire_at, unspent remaining, unspent
+-- reset); sized for the common one-key call so neither table grows
+local reply, pending = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
 local all_allowed = true
 for i = 1, n do
   local a = 2 + 4 * (i - 1)
@@ -74,24 +78,24 @@ for i = 1, n do
   if not burst then
     return fail('burst of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 4] .. '"')
   end
-  local allowed, remaining, retry_ms, reset_ms, value, expires, left_unspent, reset_unspent =
-    algorithm.decide(redis.call('GET', KEYS[i]), limit, period_ms, burst, now, cost)
   local r = 4 * (i - 1)
-  reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4] = allowed, remaining, retry_ms, reset_ms
-  values[i], expire_at[i], unspent[i] = value, expires, { left_unspent, reset_unspent }
+  reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], pending[r + 1], pending[r + 2], pending[r + 3], pending[r + 4] =
+    algorithm(redis.call('GET', KEYS[i]), limit, period_ms, burst, now, cost)
+  local allowed = reply[r + 1]
   all_allowed = all_allowed and allowed == 1
 end
 
 if all_allowed then
   for i = 1, n do
-    redis.call('SET', KEYS[i], values[i], 'PXAT', math.ceil(expire_at[i] / 1000))
+    local r = 4 * (i - 1)
+    redis.call('SET', KEYS[i], pending[r + 1], 'PXAT', math.ceil(pending[r + 2] / 1000))
   end
 else
   -- nothing was spent: the keys that would allow report what they still hold
   for i = 1, n do
     local r = 4 * (i - 1)
     if reply[r + 1] == 1 then
-      reply[r + 2], reply[r + 4] = unspent[i][1], unspent[i][2]
+      reply[r + 2], reply[r + 4] = pending[r + 3], pending[r + 4]
     end
   end
 end

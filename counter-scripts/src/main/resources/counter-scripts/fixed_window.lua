@@ -1,5 +1,5 @@
 -- fixed_window: at most limit per window of period_ms; windows are aligned to multiples of the period.
--- Stored value, one string per key: "f:<window_end_us>:<count>"
+-- Stored value, one string per key: struct.pack('<c1dd', 'f', window_end_us, count), 17 bytes:
 --   window_end_us  the end of the window counted; the key expires then; a value for any other
 --                  window end counts as absent (count 0)
 --   count          cost spent in that window
@@ -8,27 +8,25 @@
 -- Per-key reply: allowed, remaining, retry_after_ms, reset_ms (the end of the window);
 -- retry_after_ms is -1 when cost > limit.
 
-ALGORITHMS.fixed_window = {
-  decide = function(raw, limit, period_ms, burst, now, cost)
-    local period = period_ms * 1000
-    local window_end = now - now % period + period
-    local count = 0
-    if raw then
-      local e, c = string.match(raw, '^f:([^:]+):([^:]+)$')
-      if tonumber(e) == window_end then
-        count = tonumber(c)
-      end
+ALGORITHMS.fixed_window = function(raw, limit, period_ms, burst, now, cost)
+  local period = period_ms * 1000
+  local window_end = now - now % period + period
+  local count = 0
+  if raw and #raw == 17 then
+    local tag, e, c = struct.unpack('<c1dd', raw)
+    if tag == 'f' and e == window_end then
+      count = c
     end
-    local left_unspent = math.max(0, limit - count)
-    local reset_ms = math.ceil((window_end - now) / 1000)
-    if count + cost <= limit then
-      return 1, limit - count - cost, 0, reset_ms,
-        string.format('f:%.17g:%.17g', window_end, count + cost), window_end, left_unspent, reset_ms
-    end
-    local retry_ms = reset_ms
-    if cost > limit then
-      retry_ms = -1
-    end
-    return 0, left_unspent, retry_ms, reset_ms, nil, nil, left_unspent, reset_ms
   end
-}
+  local left_unspent = math.max(0, limit - count)
+  local reset_ms = math.ceil((window_end - now) / 1000)
+  if count + cost <= limit then
+    return 1, limit - count - cost, 0, reset_ms,
+      struct.pack('<c1dd', 'f', window_end, count + cost), window_end, left_unspent, reset_ms
+  end
+  local retry_ms = reset_ms
+  if cost > limit then
+    retry_ms = -1
+  end
+  return 0, left_unspent, retry_ms, reset_ms, nil, nil, left_unspent, reset_ms
+end

@@ -1,8 +1,9 @@
 -- gcra: generic cell rate algorithm; emission interval = period / limit, capacity = burst requests.
--- Stored value, one string per key: "g:<tat_us>:<interval_us>:<burst>"
+-- Stored value, one string per key: struct.pack('<c1ddd', 'g', tat_us, interval_us, burst), 25 bytes
+-- of little-endian IEEE doubles (exact, and cheaper than text):
 --   tat_us       theoretical arrival time: the bucket is full again then, and the key expires then;
 --                a value whose tat has passed counts as absent (full), like a vanished key
---   interval_us  the emission interval it was written with (%.17g), and
+--   interval_us  the emission interval it was written with, and
 --   burst        the capacity it was written with: when either changed, the bucket's holding is
 --                converted, so it keeps what it holds, capped at the new burst
 -- Policy ARGV read: limit, period_ms, burst.
@@ -20,34 +21,35 @@ local function gcra_tat(tat, old_interval, old_burst, now, interval, burst)
   return now + (burst - held) * interval
 end
 
-ALGORITHMS.gcra = {
-  decide = function(raw, limit, period_ms, burst, now, cost)
-    local interval = period_ms * 1000 / limit
-    local cap = burst * interval
-    local a, i, b
-    if raw then
-      a, i, b = string.match(raw, '^g:([^:]+):([^:]+):([^:]+)$')
-      a, i, b = tonumber(a), tonumber(i), tonumber(b)
+ALGORITHMS.gcra = function(raw, limit, period_ms, burst, now, cost)
+  local interval = period_ms * 1000 / limit
+  local cap = burst * interval
+  local a, i, b
+  if raw and #raw == 25 then
+    local tag
+    tag, a, i, b = struct.unpack('<c1ddd', raw)
+    if tag ~= 'g' then
+      a = nil
     end
-    local tat = gcra_tat(a, i, b, now, interval, burst)
-    local new_tat = tat + cost * interval
-    local allow_at = new_tat - cap
-    local left_unspent = math.floor((cap - (tat - now)) / interval)
-    local reset_ms = math.ceil((tat - now) / 1000)
-    if now >= allow_at then
-      return 1, math.max(0, math.floor((cap - (new_tat - now)) / interval)), 0, math.ceil((new_tat - now) / 1000),
-        string.format('g:%.17g:%.17g:%.17g', new_tat, interval, burst), new_tat, left_unspent, reset_ms
-    end
-    local retry_ms = -1
-    if cost <= burst then
-      retry_ms = math.ceil((allow_at - now) / 1000)
-      -- a converted tat depends on now: confirm the promised moment with the very same arithmetic
-      local later = now + retry_ms * 1000
-      while later < gcra_tat(a, i, b, later, interval, burst) + cost * interval - cap do
-        retry_ms = retry_ms + 1
-        later = now + retry_ms * 1000
-      end
-    end
-    return 0, math.max(0, left_unspent), retry_ms, reset_ms, nil, nil, math.max(0, left_unspent), reset_ms
   end
-}
+  local tat = gcra_tat(a, i, b, now, interval, burst)
+  local new_tat = tat + cost * interval
+  local allow_at = new_tat - cap
+  local left_unspent = math.floor((cap - (tat - now)) / interval)
+  local reset_ms = math.ceil((tat - now) / 1000)
+  if now >= allow_at then
+    return 1, math.max(0, math.floor((cap - (new_tat - now)) / interval)), 0, math.ceil((new_tat - now) / 1000),
+      struct.pack('<c1ddd', 'g', new_tat, interval, burst), new_tat, left_unspent, reset_ms
+  end
+  local retry_ms = -1
+  if cost <= burst then
+    retry_ms = math.ceil((allow_at - now) / 1000)
+    -- a converted tat depends on now: confirm the promised moment with the very same arithmetic
+    local later = now + retry_ms * 1000
+    while later < gcra_tat(a, i, b, later, interval, burst) + cost * interval - cap do
+      retry_ms = retry_ms + 1
+      later = now + retry_ms * 1000
+    end
+  end
+  return 0, math.max(0, left_unspent), retry_ms, reset_ms, nil, nil, math.max(0, left_unspent), reset_ms
+end

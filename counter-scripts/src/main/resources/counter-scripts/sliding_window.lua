@@ -1,6 +1,7 @@
 -- sliding_window: two weighted fixed windows, as Cloudflare counts:
 --   estimate = previous * (1 - elapsed_in_window / window) + current; allowed when estimate + cost <= limit.
--- Stored value, one string per key: "s:<window_start_us>:<period_us>:<previous>:<current>"
+-- Stored value, one string per key: struct.pack('<c1dddd', 's', window_start_us, period_us, previous,
+-- current), 33 bytes:
 --   window_start_us  start of the current window (aligned to multiples of the period)
 --   period_us        the window length it was counted with; a changed period starts afresh
 --   previous         count of the window before it
@@ -31,44 +32,41 @@ local function sw_reset_ms(start, previous, current, period, now)
   return 0
 end
 
-ALGORITHMS.sliding_window = {
-  decide = function(raw, limit, period_ms, burst, now, cost)
-    local period = period_ms * 1000
-    local start = now - now % period
-    local previous, current = 0, 0
-    if raw then
-      local s, p, a, b = string.match(raw, '^s:([^:]+):([^:]+):([^:]+):([^:]+)$')
-      if tonumber(p) == period then
-        s = tonumber(s)
-        if s == start then
-          previous, current = tonumber(a), tonumber(b)
-        elseif s == start - period then
-          previous = tonumber(b)
-        end
+ALGORITHMS.sliding_window = function(raw, limit, period_ms, burst, now, cost)
+  local period = period_ms * 1000
+  local start = now - now % period
+  local previous, current = 0, 0
+  if raw and #raw == 33 then
+    local tag, s, p, a, b = struct.unpack('<c1dddd', raw)
+    if tag == 's' and p == period then
+      if s == start then
+        previous, current = a, b
+      elseif s == start - period then
+        previous = b
       end
     end
-    local estimate = sw_estimate(start, previous, current, period, now)
-    local left_unspent = math.max(0, math.floor(limit - estimate))
-    local reset_ms = sw_reset_ms(start, previous, current, period, now)
-    if estimate + cost <= limit then
-      return 1, math.floor(limit - estimate - cost), 0, sw_reset_ms(start, previous, current + cost, period, now),
-        string.format('s:%.17g:%.17g:%.17g:%.17g', start, period, previous, current + cost), start + 2 * period,
-        left_unspent, reset_ms
-    end
-    local retry_ms = -1
-    if cost <= limit then
-      -- solve the weighting for the first moment it allows, then confirm it with sw_estimate
-      local ready_at
-      if previous > 0 and current + cost <= limit then
-        ready_at = start + period * (1 - (limit - current - cost) / previous)
-      else
-        ready_at = start + period + period * (1 - (limit - cost) / current)
-      end
-      retry_ms = math.max(1, math.ceil((ready_at - now) / 1000))
-      while sw_estimate(start, previous, current, period, now + retry_ms * 1000) + cost > limit do
-        retry_ms = retry_ms + 1
-      end
-    end
-    return 0, left_unspent, retry_ms, reset_ms, nil, nil, left_unspent, reset_ms
   end
-}
+  local estimate = sw_estimate(start, previous, current, period, now)
+  local left_unspent = math.max(0, math.floor(limit - estimate))
+  local reset_ms = sw_reset_ms(start, previous, current, period, now)
+  if estimate + cost <= limit then
+    return 1, math.floor(limit - estimate - cost), 0, sw_reset_ms(start, previous, current + cost, period, now),
+      struct.pack('<c1dddd', 's', start, period, previous, current + cost), start + 2 * period,
+      left_unspent, reset_ms
+  end
+  local retry_ms = -1
+  if cost <= limit then
+    -- solve the weighting for the first moment it allows, then confirm it with sw_estimate
+    local ready_at
+    if previous > 0 and current + cost <= limit then
+      ready_at = start + period * (1 - (limit - current - cost) / previous)
+    else
+      ready_at = start + period + period * (1 - (limit - cost) / current)
+    end
+    retry_ms = math.max(1, math.ceil((ready_at - now) / 1000))
+    while sw_estimate(start, previous, current, period, now + retry_ms * 1000) + cost > limit do
+      retry_ms = retry_ms + 1
+    end
+  end
+  return 0, left_unspent, retry_ms, reset_ms, nil, nil, left_unspent, reset_ms
+end

@@ -47,8 +47,8 @@ abstract class RedisScriptTestBase {
         return client.check(List.of(key), List.of(policy), cost, nowMicros).get(0);
     }
 
+    /** The stored value as text, e.g. {@code t:8:<since>:<full_at>}; null when absent. */
     static String stored(String key) {
-        var value = client.send("GET", key);
-        return value == null ? null : value.toString();
+        return StoredValues.describe(client.send("GET", key));
     }
 }

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Checks per second of the `check` script, per algorithm, next to plain INCR and SET on the same
+# Redis in the same run; prints a Markdown table (ratio = script / INCR) and the script's time
+# inside Redis (INFO commandstats usec_per_call).
+#
+# Usage: bench/scripts/counter-scripts-throughput.sh
+#   REDIS_URL=redis://host:port  use that Redis instead of a private one (it gets bench keys rl:bench:*)
+#   REQUESTS=200000              requests per run (-n), which bounds the time of each run
+#   CLIENTS=50 KEYSPACE=100000   redis-benchmark -c and -r
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+REQUESTS=${REQUESTS:-200000}
+CLIENTS=${CLIENTS:-50}
+KEYSPACE=${KEYSPACE:-100000}
+PIPELINE=16
+
+for tool in redis-server redis-cli redis-benchmark java; do
+  command -v "$tool" >/dev/null || { echo "missing $tool on PATH" >&2; exit 1; }
+done
+
+# The script text comes from the built catalog; build it once when missing.
+if [[ ! -f counter-scripts/target/classes/io/tollgate/counter/CounterScripts.class ]]; then
+  ./mvnw -B -q -pl counter-scripts compile -Dformat.skip=true
+fi
+SCRIPT=$(java -cp counter-scripts/target/classes io.tollgate.counter.CounterScripts)
+
+TMP=$(mktemp -d)
+SERVER_PID=
+cleanup() {
+  if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if [[ -n "${REDIS_URL:-}" ]]; then
+  hostport=${REDIS_URL#redis://}
+  HOST=${hostport%%:*}
+  PORT=${hostport##*:}
+else
+  HOST=127.0.0.1
+  for _ in $(seq 1 50); do
+    PORT=$((20000 + RANDOM % 10000))
+    (exec 3<>"/dev/tcp/$HOST/$PORT") 2>/dev/null || break
+  done
+  redis-server --port "$PORT" --bind "$HOST" --save "" --appendonly no --dir "$TMP" >"$TMP/redis.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 100); do
+    [[ "$(redis-cli -h "$HOST" -p "$PORT" PING 2>/dev/null)" == PONG ]] && break
+    sleep 0.1
+  done
+fi
+cli() { redis-cli -h "$HOST" -p "$PORT" "$@"; }
+SHA=$(cli SCRIPT LOAD "$SCRIPT")
+
+# rps NAME PIPELINE COMMAND...: requests per second of one bounded redis-benchmark run
+rps() {
+  local pipeline=$1; shift
+  redis-benchmark -h "$HOST" -p "$PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$pipeline" --csv "$@" \
+    | awk -F'","' 'NR == 2 { print $2 }'
+}
+
+# usec_per_call COMMAND: Redis's own time per call, from a fresh INFO commandstats
+usec_per_call() {
+  cli INFO commandstats | tr -d '\r' | awk -F'usec_per_call=' -v c="cmdstat_$1:" 'index($0, c) == 1 { split($2, a, ","); print a[1] }'
+}
+
+declare -A P1 P16 USEC
+measure() {
+  local name=$1 cmd=$2; shift 2
+  cli CONFIG RESETSTAT >/dev/null
+  P1[$name]=$(rps 1 "$@")
+  USEC[$name]=$(usec_per_call "$cmd")
+  P16[$name]=$(rps "$PIPELINE" "$@")
+}
+
+measure INCR incr INCR 'rl:bench:incr:{__rand_int__}'
+measure SET set SET 'rl:bench:set:{__rand_int__}' 1
+for alg in token_bucket gcra sliding_window fixed_window; do
+  # production form: now = "" (Redis TIME), cost "" (1); 100 a second, burst 100
+  measure "$alg" evalsha EVALSHA "$SHA" 1 "rl:bench:$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
+done
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo "| command | ops/s | ÷ INCR | ops/s -P $PIPELINE | ÷ INCR -P $PIPELINE | usec_per_call in Redis |"
+echo "|---|---:|---:|---:|---:|---:|"
+for name in INCR SET token_bucket gcra sliding_window fixed_window; do
+  label=$name
+  [[ $name == INCR || $name == SET ]] || label="check ($name)"
+  printf '| %s | %.0f | %s | %.0f | %s | %s |\n' "$label" "${P1[$name]}" "$(ratio "${P1[$name]}" "${P1[INCR]}")" \
+    "${P16[$name]}" "$(ratio "${P16[$name]}" "${P16[INCR]}")" "${USEC[$name]}"
+done
+echo
+echo "redis-benchmark -c $CLIENTS -n $REQUESTS -r $KEYSPACE; $(redis-server --version | awk '{print $3}'); $(date -u '+%Y-%m-%d %H:%M UTC'); nproc $(nproc); $(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)"
