@@ -14,6 +14,11 @@ public record FieldError(String field, String value, String reason) {
 
     /** The same error, its field placed under {@code prefix} (e.g. {@code rules[2]}). */
     public FieldError under(String prefix) {
-        return new FieldError(field.isEmpty() ? prefix : prefix + "." + field, value, reason);
+        return new FieldError(placed(prefix, field), value, reason);
+    }
+
+    /** {@code field} under {@code prefix}: {@code rules[2]} and {@code limit} give {@code rules[2].limit}. */
+    static String placed(String prefix, String field) {
+        return field.isEmpty() ? prefix : prefix + "." + field;
     }
 }

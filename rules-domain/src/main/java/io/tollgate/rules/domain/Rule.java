@@ -1,6 +1,21 @@
 package io.tollgate.rules.domain;
 
+import static io.tollgate.rules.domain.RuleValidator.AT_LEAST;
+import static io.tollgate.rules.domain.RuleValidator.ID_MISMATCH;
+import static io.tollgate.rules.domain.RuleValidator.ID_REGEX;
+import static io.tollgate.rules.domain.RuleValidator.KEY_REQUIRED;
+import static io.tollgate.rules.domain.RuleValidator.MAX_DESCRIPTION;
+import static io.tollgate.rules.domain.RuleValidator.PERIOD_REQUIRED;
+import static io.tollgate.rules.domain.RuleValidator.REQUIRED;
+import static io.tollgate.rules.domain.RuleValidator.TOO_LONG;
+
 import java.time.Duration;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -12,9 +27,10 @@ import io.tollgate.counter.Policy;
 
 /**
  * One rate-limiting rule, exactly as DESIGN.md's JSON (snake_case on the wire). Read and check rules
- * with {@link RuleCodec}; {@link RuleValidator} checks a rule built in code. The constructor only fills
- * defaults ({@code match} any, {@code algorithm} token_bucket, {@code failure_mode} local,
- * {@code missing_key} reject); it does not validate.
+ * with {@link RuleCodec}; {@link RuleValidator} checks a rule built in code against the Bean Validation
+ * constraints declared on its components. The constructor only fills defaults ({@code match} any,
+ * {@code algorithm} token_bucket, {@code failure_mode} local, {@code missing_key} reject); it does not
+ * validate.
  *
  * @param id
  * {@code ^[a-z0-9][a-z0-9._-]{0,62}$}
@@ -45,14 +61,14 @@ import io.tollgate.counter.Policy;
         "shadow", "enabled", "missing_key"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Rule(
-        String id,
-        String description,
-        RuleMatch match,
-        KeySpec key,
+        @NotNull(message = REQUIRED) @Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String id,
+        @Size(max = MAX_DESCRIPTION, message = TOO_LONG) String description,
+        @Valid RuleMatch match,
+        @NotNull(message = KEY_REQUIRED) KeySpec key,
         @JsonSerialize(using = WireSerializers.AlgorithmSerializer.class) Algorithm algorithm,
-        long limit,
-        @JsonSerialize(using = WireSerializers.PeriodSerializer.class) Duration period,
-        long burst,
+        @Min(value = 1, message = AT_LEAST) long limit,
+        @NotNull(message = PERIOD_REQUIRED) @PositivePeriod @JsonSerialize(using = WireSerializers.PeriodSerializer.class) Duration period,
+        @Min(value = 1, message = AT_LEAST) long burst,
         @JsonProperty("failure_mode") FailureMode failureMode,
         boolean shadow,
         boolean enabled,

@@ -2,11 +2,7 @@ package io.tollgate.rules.domain;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -47,7 +43,7 @@ public final class RuleCodec {
     /** A list of rules: a JSON/YAML array, or an object with {@code rules} (and an optional version). */
     public List<Rule> parseRules(byte[] body, WireFormat format) {
         JsonNode root = tree(body, format);
-        return root.isArray() ? readList(root, "") : readSet(root).rules();
+        return root.isArray() ? RuleSetReader.readList(root) : RuleSetReader.readSet(root).rules();
     }
 
     /** A rule set: {@code {"version": N, "rules": [...]}}; the version may be left out (it is then 0). */
@@ -58,7 +54,7 @@ public final class RuleCodec {
 
     /** A rule set in the given format; see {@link #parseRuleSet(String)}. */
     public RuleSet parseRuleSet(byte[] body, WireFormat format) {
-        return readSet(tree(body, format));
+        return RuleSetReader.readSet(tree(body, format));
     }
 
     /** The stable JSON form of a rule (fields in DESIGN.md's order, period in its shortest unit). */
@@ -101,68 +97,6 @@ public final class RuleCodec {
         } catch (IOException e) {
             throw invalid("", null, "unreadable: " + e.getMessage());
         }
-    }
-
-    private RuleSet readSet(JsonNode root) {
-        if (!root.isObject()) {
-            throw invalid("", Values.show(root), "must be an object with \"rules\" (and optionally \"version\")");
-        }
-        List<FieldError> errors = new ArrayList<>();
-        Iterator<String> names = root.fieldNames();
-        while (names.hasNext()) {
-            String name = names.next();
-            if (!name.equals("version") && !name.equals("rules")) {
-                errors.add(new FieldError(name, Values.show(root.get(name)), "unknown field"));
-            }
-        }
-        long version = 0;
-        JsonNode v = root.get("version");
-        if (v != null && !v.isNull()) {
-            if (v.isIntegralNumber() && v.canConvertToLong() && v.longValue() >= 0) {
-                version = v.longValue();
-            } else {
-                errors.add(new FieldError("version", Values.show(v), "must be a whole number >= 0"));
-            }
-        }
-        JsonNode rules = root.get("rules");
-        List<Rule> list = List.of();
-        if (rules == null || !rules.isArray()) {
-            errors.add(new FieldError("rules", Values.show(rules), "is required: a list of rules"));
-        } else {
-            try {
-                list = readList(rules, "rules");
-            } catch (RuleValidationException e) {
-                errors.addAll(e.errors());
-            }
-        }
-        if (!errors.isEmpty()) {
-            throw new RuleValidationException(errors);
-        }
-        return new RuleSet(version, list);
-    }
-
-    private List<Rule> readList(JsonNode array, String prefix) {
-        List<FieldError> errors = new ArrayList<>();
-        List<Rule> rules = new ArrayList<>();
-        Map<String, Integer> firstIndex = new HashMap<>();
-        for (int i = 0; i < array.size(); i++) {
-            String at = prefix + "[" + i + "]";
-            try {
-                Rule rule = RuleReader.read(array.get(i));
-                Integer first = firstIndex.putIfAbsent(rule.id(), i);
-                if (first != null) {
-                    errors.add(new FieldError(at + ".id", rule.id(),
-                            "duplicate id (also " + prefix + "[" + first + "])"));
-                }
-                rules.add(rule);
-            } catch (RuleValidationException e) {
-                e.errors().forEach(err -> errors.add(err.under(at)));
-            }
-        }
-        if (!errors.isEmpty()) {
-            throw new RuleValidationException(errors);
-        }
-        return rules;
     }
 
     private static RuleValidationException invalid(String field, String value, String reason) {

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * a {@link PathPattern} glob such as {@code /orders/**}
  */
 @JsonPropertyOrder({"methods", "path"})
-public record RuleMatch(List<String> methods, String path) {
+public record RuleMatch(List<@HttpMethod String> methods, @PathGlob String path) {
 
     /** Any method, any path. */
     public static final RuleMatch ANY = new RuleMatch(List.of(), "/**");

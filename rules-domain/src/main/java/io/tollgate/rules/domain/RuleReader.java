@@ -2,21 +2,18 @@ package io.tollgate.rules.domain;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tollgate.counter.Algorithm;
 
 /**
- * Turns one JSON/YAML object into a {@link Rule}, field by field, noting every bad field instead of
- * stopping at the first (which Jackson's data binding would do).
+ * Turns one JSON/YAML object into a {@link Rule}: the text forms become typed values here (through
+ * {@link JsonFields}), then {@link RuleValidator} checks the values; every bad field of both steps is
+ * reported together.
  */
 final class RuleReader {
 
@@ -24,160 +21,95 @@ final class RuleReader {
             "period", "burst", "failure_mode", "shadow", "enabled", "missing_key");
     private static final Set<String> MATCH_FIELDS = Set.of("methods", "path");
 
-    private final List<FieldError> errors = new ArrayList<>();
-
     private RuleReader() {
     }
 
     /** The rule in {@code node}, or every reason it is not one. */
     static Rule read(JsonNode node) {
-        RuleReader reader = new RuleReader();
-        Rule rule = reader.rule(node);
-        if (!reader.errors.isEmpty()) {
-            throw new RuleValidationException(reader.errors);
+        JsonFields in = new JsonFields();
+        Rule rule = readText(node, in);
+        if (rule != null) {
+            in.addUnreported(RuleValidator.validate(rule));
         }
+        in.throwIfAny();
         return rule;
     }
 
-    private Rule rule(JsonNode node) {
+    /**
+     * The rule in {@code node} as far as its text goes, its values not yet validated: wrong types and
+     * syntax are noted in {@code in} (the field then holds its default); {@code null} when {@code node} is
+     * not an object.
+     */
+    static Rule readText(JsonNode node, JsonFields in) {
         if (node == null || !node.isObject()) {
-            errors.add(new FieldError("", Values.show(node), "must be an object (a rule)"));
+            in.reject("", Values.show(node), "must be an object (a rule)");
             return null;
         }
-        rejectUnknown(node, FIELDS, "");
-        Set<String> reported = new HashSet<>();
-        String id = text(node, "id", reported);
-        String description = text(node, "description", reported);
-        RuleMatch match = match(node.get("match"), reported);
-        KeySpec key = enumLike(node, "key", reported, KeySpec::parse, "api_key, ip, global or header:<Name>");
-        Algorithm algorithm = enumLike(node, "algorithm", reported, Algorithm::fromWireName,
-                "token_bucket, gcra, sliding_window or fixed_window");
-        Long limit = whole(node, "limit", reported);
-        if (limit == null && !reported.contains("limit")) {
-            errors.add(new FieldError("limit", null, "is required"));
-            reported.add("limit");
-        }
-        Duration period = enumLike(node, "period", reported, Periods::parse,
-                "a positive whole number with s, m, h or d (1s, 10s, 1m) or ISO-8601 (PT30S)");
-        Long burst = whole(node, "burst", reported);
-        FailureMode failureMode = enumLike(node, "failure_mode", reported, FailureMode::fromWireName,
-                "open, closed or local");
-        Boolean shadow = bool(node, "shadow", reported);
-        Boolean enabled = bool(node, "enabled", reported);
-        MissingKey missingKey = enumLike(node, "missing_key", reported, MissingKey::fromWireName,
-                "reject or skip");
-        if (burst == null && !node.has("burst")) {
-            // burst defaults to limit; a bad limit is reported once, not again as a bad burst
-            reported.add("burst");
-            burst = limit;
-        }
-        Rule rule = new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst),
-                failureMode, shadow != null && shadow, enabled == null || enabled, missingKey);
-        for (FieldError e : RuleValidator.validate(rule)) {
-            if (!reported.contains(e.field())) {
-                errors.add(e);
-            }
-        }
-        return rule;
+        return rule(node, in);
     }
 
-    private RuleMatch match(JsonNode node, Set<String> reported) {
+    private static Rule rule(JsonNode node, JsonFields in) {
+        in.rejectUnknown(node, FIELDS, "");
+        String id = in.text(node, "id", "id");
+        String description = in.text(node, "description", "description");
+        RuleMatch match = match(node.get("match"), in);
+        KeySpec key = in.parsed(node, "key", KeySpec::parse, "api_key, ip, global or header:<Name>");
+        Algorithm algorithm = in.parsed(node, "algorithm", Algorithm::fromWireName,
+                "token_bucket, gcra, sliding_window or fixed_window");
+        Long limit = in.whole(node, "limit");
+        if (limit == null && !in.reported("limit")) {
+            in.reject("limit", null, "is required");
+        }
+        Duration period = in.parsed(node, "period", Periods::parse,
+                "a positive whole number with s, m, h or d (1s, 10s, 1m) or ISO-8601 (PT30S)");
+        Long burst = in.whole(node, "burst");
+        if (burst == null && !node.has("burst")) {
+            // burst defaults to limit; a bad limit is reported once, not again as a bad burst
+            in.settle("burst");
+            burst = limit;
+        }
+        FailureMode failureMode = in.parsed(node, "failure_mode", FailureMode::fromWireName,
+                "open, closed or local");
+        Boolean shadow = in.bool(node, "shadow");
+        Boolean enabled = in.bool(node, "enabled");
+        MissingKey missingKey = in.parsed(node, "missing_key", MissingKey::fromWireName, "reject or skip");
+        return new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst), failureMode,
+                shadow != null && shadow, enabled == null || enabled, missingKey);
+    }
+
+    private static RuleMatch match(JsonNode node, JsonFields in) {
         if (node == null || node.isNull()) {
             return null;
         }
         if (!node.isObject()) {
-            errors.add(new FieldError("match", Values.show(node), "must be an object with methods and path"));
-            reported.add("match.path");
+            in.reject("match", Values.show(node), "must be an object with methods and path");
+            in.settle("match.path");
             return null;
         }
-        rejectUnknown(node, MATCH_FIELDS, "match.");
+        in.rejectUnknown(node, MATCH_FIELDS, "match.");
+        String path = in.text(node, "path", "match.path");
+        return new RuleMatch(methods(node.get("methods"), in), path == null && !node.has("path") ? "/**" : path);
+    }
+
+    private static List<String> methods(JsonNode node, JsonFields in) {
         List<String> methods = new ArrayList<>();
-        JsonNode m = node.get("methods");
-        if (m != null && !m.isNull()) {
-            if (!m.isArray()) {
-                errors.add(new FieldError("match.methods", Values.show(m), "must be a list of HTTP methods"));
+        if (node == null || node.isNull()) {
+            return methods;
+        }
+        if (!node.isArray()) {
+            in.reject("match.methods", Values.show(node), "must be a list of HTTP methods");
+            return methods;
+        }
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode method = node.get(i);
+            if (method.isTextual()) {
+                methods.add(method.textValue().toUpperCase(Locale.ROOT));
             } else {
-                for (int i = 0; i < m.size(); i++) {
-                    JsonNode method = m.get(i);
-                    if (method.isTextual()) {
-                        methods.add(method.textValue().toUpperCase(Locale.ROOT));
-                    } else {
-                        errors.add(new FieldError("match.methods[" + i + "]", Values.show(method),
-                                "must be a string"));
-                        methods.add("GET"); // keeps later indexes aligned with the input
-                    }
-                }
+                in.reject("match.methods[" + i + "]", Values.show(method), "must be a string");
+                methods.add("GET"); // keeps later indexes aligned with the input
             }
         }
-        String path = text(node, "path", reported, "match.path");
-        return new RuleMatch(methods, path == null && !node.has("path") ? "/**" : path);
-    }
-
-    private void rejectUnknown(JsonNode node, Set<String> known, String prefix) {
-        Iterator<String> names = node.fieldNames();
-        while (names.hasNext()) {
-            String name = names.next();
-            if (!known.contains(name)) {
-                errors.add(new FieldError(prefix + name, Values.show(node.get(name)), "unknown field"));
-            }
-        }
-    }
-
-    private String text(JsonNode node, String field, Set<String> reported) {
-        return text(node, field, reported, field);
-    }
-
-    private String text(JsonNode node, String field, Set<String> reported, String path) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isTextual()) {
-            errors.add(new FieldError(path, Values.show(v), "must be a string"));
-            reported.add(path);
-            return null;
-        }
-        return v.textValue();
-    }
-
-    private Long whole(JsonNode node, String field, Set<String> reported) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
-            errors.add(new FieldError(field, Values.show(v), "must be a whole number"));
-            reported.add(field);
-            return null;
-        }
-        return v.longValue();
-    }
-
-    private Boolean bool(JsonNode node, String field, Set<String> reported) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isBoolean()) {
-            errors.add(new FieldError(field, Values.show(v), "must be true or false"));
-            reported.add(field);
-            return null;
-        }
-        return v.booleanValue();
-    }
-
-    private <T> T enumLike(JsonNode node, String field, Set<String> reported,
-            Function<String, Optional<T>> parse, String expected) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        T value = v.isTextual() ? parse.apply(v.textValue()).orElse(null) : null;
-        if (value == null) {
-            errors.add(new FieldError(field, Values.show(v), "must be " + expected));
-            reported.add(field);
-        }
-        return value;
+        return methods;
     }
 
     private static long orZero(Long value) {

@@ -2,6 +2,9 @@ package io.tollgate.rules.domain;
 
 import java.util.List;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.PositiveOrZero;
+
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
@@ -10,10 +13,12 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param version
  * the global version; rises by one on every committed change
  * @param rules
- * the rules, ordered by id
+ * the rules, ordered by id; no two share an id
  */
 @JsonPropertyOrder({"version", "rules"})
-public record RuleSet(long version, List<Rule> rules) {
+public record RuleSet(
+        @PositiveOrZero(message = "must be a whole number >= 0") long version,
+        @UniqueIds List<@Valid Rule> rules) {
 
     public RuleSet {
         rules = rules == null ? List.of() : List.copyOf(rules);

@@ -1,60 +1,53 @@
 package io.tollgate.rules.domain;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import jakarta.validation.Validation;
+import jakarta.validation.Validator;
+
+import org.hibernate.validator.HibernateValidator;
+import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
+
 /**
- * The checks on a rule's values, the same for the rules service and for a gateway loading rules. The
- * wire-level checks (types, unknown fields, enum names, period syntax) belong to {@link RuleCodec}, which
- * runs this validator too.
+ * THE rule validator, the same for the rules service and for a gateway loading rules: Hibernate Validator
+ * checks the constraints declared on {@link Rule}, {@link RuleMatch} and {@link RuleSet} (standard ones
+ * such as {@code @Pattern} and {@code @Min}, and this module's {@link PathGlob}, {@link HttpMethod},
+ * {@link PositivePeriod} and {@link UniqueIds}), and every violation becomes a {@link FieldError}. The
+ * wire-level checks (types, unknown fields, enum names, key and period syntax) belong to
+ * {@link RuleCodec}, which runs this validator on what it reads.
  */
 public final class RuleValidator {
 
+    /** The id pattern of DESIGN.md, as text for {@code @Pattern}. */
+    public static final String ID_REGEX = "^[a-z0-9][a-z0-9._-]{0,62}$";
     /** The id pattern of DESIGN.md. */
-    public static final Pattern ID = Pattern.compile("^[a-z0-9][a-z0-9._-]{0,62}$");
+    public static final Pattern ID = Pattern.compile(ID_REGEX);
     /** The methods a rule may name (RFC 9110 plus PATCH). */
     public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
             "TRACE", "CONNECT");
     static final int MAX_DESCRIPTION = 1_000;
 
+    // The reasons the constraints on the rule's types give ({value}, {max}, {regexp}: the constraint's own).
+    static final String REQUIRED = "is required";
+    static final String KEY_REQUIRED = "is required (api_key, ip, global or header:<Name>)";
+    static final String PERIOD_REQUIRED = "is required (e.g. 1s, 10s, 1m, 1h, 1d or PT30S)";
+    static final String ID_MISMATCH = "must match {regexp}";
+    static final String TOO_LONG = "must be at most {max} characters";
+    static final String AT_LEAST = "must be at least {value}";
+
     private RuleValidator() {
     }
 
-    /** Every bad field of {@code rule}; empty when the rule is valid. */
+    /** Every bad field of {@code rule}, in the rule's field order; empty when the rule is valid. */
     public static List<FieldError> validate(Rule rule) {
-        List<FieldError> errors = new ArrayList<>();
-        if (rule.id() == null) {
-            errors.add(new FieldError("id", null, "is required"));
-        } else if (!ID.matcher(rule.id()).matches()) {
-            errors.add(new FieldError("id", rule.id(), "must match " + ID.pattern()));
-        }
-        if (rule.description() != null && rule.description().length() > MAX_DESCRIPTION) {
-            errors.add(new FieldError("description", rule.description().substring(0, 40) + "…",
-                    "must be at most " + MAX_DESCRIPTION + " characters"));
-        }
-        List<String> methods = rule.match().methods();
-        for (int i = 0; i < methods.size(); i++) {
-            if (!METHODS.contains(methods.get(i))) {
-                errors.add(new FieldError("match.methods[" + i + "]", methods.get(i),
-                        "is not an HTTP method (one of " + String.join(", ", sorted(METHODS)) + ")"));
-            }
-        }
-        PathPattern.problem(rule.match().path())
-                .ifPresent(p -> errors.add(new FieldError("match.path", rule.match().path(), p)));
-        if (rule.key() == null) {
-            errors.add(new FieldError("key", null, "is required (api_key, ip, global or header:<Name>)"));
-        }
-        if (rule.limit() < 1) {
-            errors.add(new FieldError("limit", Long.toString(rule.limit()), "must be at least 1"));
-        }
-        checkPeriod(rule.period(), errors);
-        if (rule.burst() < 1) {
-            errors.add(new FieldError("burst", Long.toString(rule.burst()), "must be at least 1"));
-        }
-        return errors;
+        return Violations.toFieldErrors(Holder.VALIDATOR.validate(rule));
+    }
+
+    /** Every bad field of {@code set}, its rules' fields under {@code rules[i]}; empty when it is valid. */
+    public static List<FieldError> validate(RuleSet set) {
+        return Violations.toFieldErrors(Holder.VALIDATOR.validate(set));
     }
 
     /**
@@ -64,22 +57,39 @@ public final class RuleValidator {
      * listing every bad field
      */
     public static Rule requireValid(Rule rule) {
-        List<FieldError> errors = validate(rule);
-        if (!errors.isEmpty()) {
-            throw new RuleValidationException(errors);
-        }
+        throwIfAny(validate(rule));
         return rule;
     }
 
-    private static void checkPeriod(Duration period, List<FieldError> errors) {
-        if (period == null) {
-            errors.add(new FieldError("period", null, "is required (e.g. 1s, 10s, 1m, 1h, 1d or PT30S)"));
-        } else if (period.toMillis() < 1) {
-            errors.add(new FieldError("period", period.toString(), "must be at least 1 millisecond"));
+    /**
+     * Throws when {@code set} is not valid.
+     *
+     * @throws RuleValidationException
+     * listing every bad field
+     */
+    public static RuleSet requireValid(RuleSet set) {
+        throwIfAny(validate(set));
+        return set;
+    }
+
+    private static void throwIfAny(List<FieldError> errors) {
+        if (!errors.isEmpty()) {
+            throw new RuleValidationException(errors);
         }
     }
 
-    private static List<String> sorted(Set<String> values) {
-        return values.stream().sorted().toList();
+    /** Built on first use: bootstrapping Hibernate Validator costs class loading a process may not need. */
+    private static final class Holder {
+
+        // The provider is named and handed over directly, so no service lookup depends on the caller's
+        // class loader (a Quarkus app's differs from a plain jar's). ParameterMessageInterpolator resolves
+        // {value}-style parameters without Jakarta EL, which this module does not ship.
+        static final Validator VALIDATOR = Validation.byProvider(HibernateValidator.class)
+                .providerResolver(() -> List.of(new HibernateValidator()))
+                .configure()
+                .ignoreXmlConfiguration()
+                .messageInterpolator(new ParameterMessageInterpolator())
+                .buildValidatorFactory()
+                .getValidator();
     }
 }

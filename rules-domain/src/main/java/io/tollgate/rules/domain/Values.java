@@ -15,7 +15,15 @@ final class Values {
         if (node == null || node.isMissingNode()) {
             return null;
         }
-        String text = node.isTextual() ? node.textValue() : node.toString();
+        return cut(node.isTextual() ? node.textValue() : node.toString());
+    }
+
+    /** A typed value in its text form ({@code KeySpec} and periods print their own), cut likewise. */
+    static String show(Object value) {
+        return value == null ? null : cut(String.valueOf(value));
+    }
+
+    private static String cut(String text) {
         return text.length() > MAX ? text.substring(0, MAX) + "…" : text;
     }
 }

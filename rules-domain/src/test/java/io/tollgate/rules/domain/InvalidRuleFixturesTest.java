@@ -66,6 +66,31 @@ class InvalidRuleFixturesTest {
     }
 
     @Test
+    void aSetReportsEveryRulesWireAndValueErrorsTogether() {
+        String set = "{\"version\": \"x\", \"rules\": ["
+                + "{\"id\": \"a\", \"key\": \"ip\", \"limit\": 1, \"period\": \"1s\"},"
+                + "{\"id\": \"a\", \"key\": \"ip\", \"limit\": 0, \"period\": \"1s\"},"
+                + "{\"id\": \"c\", \"key\": \"ip\", \"limit\": \"ten\", \"period\": \"1w\"}]}";
+
+        RuleValidationException e = catchThrowableOfType(RuleValidationException.class,
+                () -> codec.parseRuleSet(set));
+
+        assertThat(e.errors()).extracting(FieldError::field).containsExactlyInAnyOrder("version", "rules[1].id",
+                "rules[1].limit", "rules[2].limit", "rules[2].period");
+        assertThat(e.errors()).contains(new FieldError("rules[1].id", "a", "duplicate id (also rules[0])"));
+    }
+
+    @Test
+    void aListWithANonObjectStillChecksEveryOtherRule() {
+        byte[] list = "[{\"id\": \"a\", \"key\": \"ip\", \"limit\": 0, \"period\": \"1s\"}, 7]".getBytes();
+
+        RuleValidationException e = catchThrowableOfType(RuleValidationException.class,
+                () -> codec.parseRules(list, WireFormat.JSON));
+
+        assertThat(e.errors()).extracting(FieldError::field).containsExactlyInAnyOrder("[0].limit", "[1]");
+    }
+
+    @Test
     void everyInvalidFixtureIsCovered() throws URISyntaxException {
         File dir = new File(getClass().getResource("/invalid").toURI());
         long listed = singleRuleFixtures().count() + ruleSetFixtures().count() + 1; // + many-errors

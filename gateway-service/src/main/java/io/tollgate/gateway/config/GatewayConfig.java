@@ -1,0 +1,123 @@
+package io.tollgate.gateway.config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+/**
+ * Everything the gateway reads under {@code tollgate.*} (DESIGN.md "Configuration"). SmallRye Config
+ * checks types at start, so a malformed value stops the gateway with the key's name in the message;
+ * the beans that use a value check what types cannot express, naming the key too ({@link ConfigError}).
+ */
+@ConfigMapping(prefix = "tollgate")
+public interface GatewayConfig {
+
+    /** Where requests go and how they are read. */
+    Gateway gateway();
+
+    /** Where the rules come from and where the last good set is kept. */
+    Rules rules();
+
+    /** The counter store. */
+    Store store();
+
+    /** Proxying and request reading. */
+    interface Gateway {
+
+        /** The default backend URL, used for every path no prefix route claims, e.g. {@code http://127.0.0.1:9090}. */
+        URI upstream();
+
+        /** Prefix routes to other backends, by name; the longest matching prefix wins. */
+        Map<String, Route> routes();
+
+        /** The request header that carries the API key of {@code api_key} rules. */
+        @WithDefault("X-API-Key")
+        String apiKeyHeader();
+
+        /** CIDRs (IPv4 or IPv6) of proxies whose {@code X-Forwarded-For} is believed; none by default. */
+        Optional<List<String>> trustedProxies();
+
+        /** This gateway's id, sent to the rules service as {@code Tollgate-Gateway}; the host name and pid by default. */
+        Optional<String> instanceId();
+
+        /** How long the gateway waits for a backend connection before answering 502. */
+        @WithDefault("2s")
+        Duration connectTimeout();
+
+        /** How long a backend may stay silent before the gateway answers 504. */
+        @WithDefault("30s")
+        Duration upstreamTimeout();
+    }
+
+    /** A prefix route: requests whose path starts with {@code prefix} go to {@code url}. */
+    interface Route {
+
+        /** The path prefix, starting with {@code /}, matched on whole segments. */
+        String prefix();
+
+        /** The backend URL for this prefix. */
+        URI url();
+    }
+
+    /** The rules service client. */
+    interface Rules {
+
+        /** The rules service address, e.g. {@code http://127.0.0.1:8081}. */
+        @WithDefault("http://127.0.0.1:8081")
+        URI url();
+
+        /** How often the gateway asks for a new rule set (with {@code If-None-Match}). */
+        @WithDefault("30s")
+        Duration pollInterval();
+
+        /** The file that holds the last good rule set, read at start when the rules service is down. */
+        @WithDefault("tollgate-rules-snapshot.json")
+        String snapshot();
+
+        /** Whether to follow the rules service's watch stream, applying each new version at once. */
+        @WithDefault("true")
+        boolean watch();
+    }
+
+    /** The counter store and what protects the hot path from it. */
+    interface Store {
+
+        /** {@code redis} (shared, exact across gateways) or {@code memory} (this process only). */
+        @WithDefault("redis")
+        StoreType type();
+
+        /** How long a check waits for the store before the rule's failure mode decides. */
+        @WithDefault("20ms")
+        Duration timeout();
+
+        /** The circuit breaker in front of the store. */
+        Breaker breaker();
+    }
+
+    /** The store's circuit breaker. */
+    interface Breaker {
+
+        /** Consecutive failed checks that open the breaker. */
+        @WithDefault("5")
+        int failureThreshold();
+
+        /** How long an open breaker answers without calling the store before one probe goes through. */
+        @WithDefault("1s")
+        @WithName("open-for")
+        Duration openFor();
+    }
+
+    /** Which counter store the gateway uses. */
+    enum StoreType {
+        /** Redis standalone or Cluster, configured with {@code quarkus.redis.*}. */
+        REDIS,
+        /** An in-process store: exact for one gateway only. */
+        MEMORY
+    }
+}

@@ -1,0 +1,120 @@
+package io.tollgate.gateway.http;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import io.tollgate.gateway.limiter.Limiter;
+import io.tollgate.gateway.limiter.Verdict;
+import io.tollgate.gateway.proxy.ReverseProxy;
+import io.tollgate.gateway.proxy.UpstreamFailure;
+import io.tollgate.gateway.rules.RuleBook;
+import io.tollgate.rules.domain.Rule;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The thin HTTP edge: match the request's rules, check them, then proxy with the rate-limit headers or
+ * answer 429 / 401 / 503 itself. Runs entirely on the request's event loop; the body stays paused until
+ * the request is known to go to the backend.
+ */
+@ApplicationScoped
+class GatewayRoute {
+
+    private static final Logger LOG = Logger.getLogger(GatewayRoute.class);
+    /** After every route Quarkus registers (health, metrics), so those keep their own paths. */
+    private static final int LAST = 1_000_000;
+    private static final String MANAGEMENT = "/q/";
+
+    private final RuleBook rules;
+    private final Limiter limiter;
+    private final ReverseProxy proxy;
+
+    GatewayRoute(RuleBook rules, Limiter limiter, ReverseProxy proxy) {
+        this.rules = rules;
+        this.limiter = limiter;
+        this.proxy = proxy;
+    }
+
+    void register(@Observes Router router) {
+        router.route().order(LAST).handler(this::handle);
+    }
+
+    private void handle(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        if (request.path().startsWith(MANAGEMENT)) {
+            ctx.next();
+            return;
+        }
+        request.pause();
+        List<Rule> matched = rules.match(request.method().name(), request.path());
+        if (matched.isEmpty()) {
+            forward(request, headers -> {
+            });
+            return;
+        }
+        limiter.check(matched, request)
+                .subscribe()
+                .with(verdict -> answer(request, verdict), err -> failed(request, err));
+    }
+
+    private void answer(HttpServerRequest request, Verdict verdict) {
+        if (verdict.missingKey().isPresent()) {
+            refuse(request, Problems.problem("missing-key", "Missing client key", 401,
+                    "this request needs " + verdict.missingKey().get())
+                    .put("missing", verdict.missingKey().get()));
+        } else if (verdict.unavailable()) {
+            request.response().putHeader(RateLimitHeaders.RETRY_AFTER, "1");
+            refuse(request, Problems.problem("store-unavailable", "Rate limit store unavailable", 503,
+                    "the counter store cannot answer and a rule's failure mode is closed"));
+        } else if (!verdict.allowed()) {
+            reject(request, verdict);
+        } else {
+            forward(request, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)));
+        }
+    }
+
+    private void reject(HttpServerRequest request, Verdict verdict) {
+        MultiMap headers = request.response().headers();
+        verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d));
+        long retryAfter = RateLimitHeaders.retryAfterSeconds(verdict.retryAfterMs());
+        headers.set(RateLimitHeaders.RETRY_AFTER, Long.toString(retryAfter));
+        JsonArray violated = new JsonArray();
+        verdict.violated().forEach(d -> violated.add(d.rule().id()));
+        refuse(request, Problems.problem("quota-exceeded", "Too Many Requests", 429,
+                "rate limit exceeded; retry after " + retryAfter + " s")
+                .put("violated-policies", violated));
+    }
+
+    /** Answers without the backend; the unread body is drained and dropped. */
+    private static void refuse(HttpServerRequest request, io.vertx.core.json.JsonObject problem) {
+        if (!request.isEnded()) {
+            try {
+                request.resume();
+            } catch (IllegalStateException alreadyRead) {
+                // a stream that broke mid-body is past resuming; the answer below still goes out
+            }
+        }
+        Problems.send(request.response(), problem);
+    }
+
+    private void forward(HttpServerRequest request, java.util.function.Consumer<MultiMap> headers) {
+        proxy.forward(request, headers).onFailure(err -> {
+            int status = err instanceof UpstreamFailure f ? f.status() : 502;
+            String title = status == 504 ? "Gateway Timeout" : "Bad Gateway";
+            refuse(request, Problems.problem(status == 504 ? "gateway-timeout" : "bad-gateway", title, status,
+                    err.getMessage()));
+        });
+    }
+
+    private static void failed(HttpServerRequest request, Throwable err) {
+        LOG.errorf(err, "limiter failed on %s %s", request.method(), request.path());
+        refuse(request, Problems.problem("internal-error", "Internal Server Error", 500, "the limiter failed"));
+    }
+}

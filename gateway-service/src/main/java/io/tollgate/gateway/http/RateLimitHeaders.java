@@ -1,0 +1,69 @@
+package io.tollgate.gateway.http;
+
+import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.Decision;
+import io.tollgate.gateway.limiter.RuleDecision;
+import io.tollgate.rules.domain.Rule;
+import io.vertx.core.MultiMap;
+
+/**
+ * Every rate-limit header name the gateway writes, and how each value is computed (DESIGN.md "Gateway"):
+ * the IETF draft-11 structured fields and the older trio most clients read today.
+ */
+final class RateLimitHeaders {
+
+    static final String POLICY = "RateLimit-Policy";
+    static final String RATE_LIMIT = "RateLimit";
+    static final String LIMIT = "RateLimit-Limit";
+    static final String REMAINING = "RateLimit-Remaining";
+    static final String RESET = "RateLimit-Reset";
+    static final String RETRY_AFTER = "Retry-After";
+    static final String CACHE_CONTROL = "Cache-Control";
+    static final String NO_STORE = "no-store";
+
+    private RateLimitHeaders() {
+    }
+
+    /** Writes the headers of the reported decision (the enforced one with the least remaining). */
+    static void write(MultiMap headers, RuleDecision reported) {
+        Rule rule = reported.rule();
+        Decision decision = reported.decision();
+        long quota = quota(rule);
+        long resetSeconds = seconds(decision.resetMs());
+        String name = "\"" + rule.id() + "\"";
+        headers.set(POLICY, name + ";q=" + quota + ";w=" + windowSeconds(rule));
+        headers.set(RATE_LIMIT, name + ";r=" + decision.remaining() + ";t=" + resetSeconds);
+        headers.set(LIMIT, Long.toString(quota));
+        headers.set(REMAINING, Long.toString(decision.remaining()));
+        headers.set(RESET, Long.toString(resetSeconds));
+    }
+
+    /** {@code Retry-After} in whole seconds: rounded up, never below 1 (0 would invite an instant retry). */
+    static long retryAfterSeconds(long retryAfterMs) {
+        return Math.max(1, seconds(retryAfterMs));
+    }
+
+    /** The most a client can send at once: the burst for buckets, the limit for windows. */
+    private static long quota(Rule rule) {
+        return isBucket(rule.algorithm()) ? rule.burst() : rule.limit();
+    }
+
+    /** The window of the quota: for buckets the time a full burst takes to refill, else the period. */
+    private static long windowSeconds(Rule rule) {
+        long periodMs = rule.period().toMillis();
+        long ms = isBucket(rule.algorithm()) ? ceilDiv(rule.burst() * periodMs, rule.limit()) : periodMs;
+        return Math.max(1, seconds(ms));
+    }
+
+    private static boolean isBucket(Algorithm algorithm) {
+        return algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.GCRA;
+    }
+
+    private static long seconds(long ms) {
+        return ceilDiv(Math.max(0, ms), 1000);
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return -Math.floorDiv(-a, b);
+    }
+}

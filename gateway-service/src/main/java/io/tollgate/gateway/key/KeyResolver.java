@@ -1,0 +1,59 @@
+package io.tollgate.gateway.key;
+
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.tollgate.gateway.config.GatewayConfig;
+import io.tollgate.rules.domain.KeySpec;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
+
+/** Reads the client key a rule counts by from a request: api key, client address, a header, or the global key. */
+@ApplicationScoped
+public class KeyResolver {
+
+    /** The one client key of {@code global} rules. */
+    static final String GLOBAL = "global";
+    static final String FORWARDED_FOR = "X-Forwarded-For";
+
+    private final String apiKeyHeader;
+    private final ClientAddress clientAddress;
+
+    KeyResolver(GatewayConfig config) {
+        this.apiKeyHeader = config.gateway().apiKeyHeader();
+        this.clientAddress = ClientAddress.trusting(config.gateway().trustedProxies().orElse(List.of()));
+    }
+
+    /** The client key for {@code spec}, or empty when the request lacks it (absent or empty). */
+    public Optional<String> resolve(KeySpec spec, HttpServerRequest request) {
+        return switch (spec.kind()) {
+            case API_KEY -> header(request, apiKeyHeader);
+            case HEADER -> header(request, spec.header());
+            case GLOBAL -> Optional.of(GLOBAL);
+            case IP -> Optional.ofNullable(peer(request))
+                    .map(peer -> clientAddress.resolve(peer, request.getHeader(FORWARDED_FOR)));
+        };
+    }
+
+    /** What a request lacking the key of {@code spec} is missing, for the 401 answer (a header name). */
+    public String missing(KeySpec spec) {
+        return switch (spec.kind()) {
+            case API_KEY -> apiKeyHeader;
+            case HEADER -> spec.header();
+            case IP -> "client address";
+            case GLOBAL -> "nothing";
+        };
+    }
+
+    private static Optional<String> header(HttpServerRequest request, String name) {
+        String value = request.getHeader(name);
+        return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
+    }
+
+    private static String peer(HttpServerRequest request) {
+        SocketAddress remote = request.remoteAddress();
+        return remote == null ? null : remote.hostAddress();
+    }
+}

@@ -1,0 +1,12 @@
+package io.tollgate.gateway.limiter;
+
+import io.tollgate.counter.Policy;
+
+/**
+ * One bucket to check: a rule's policy for one client.
+ *
+ * @param key the store key, from {@code CounterKeys} (all buckets of one check share a client key)
+ * @param policy what the bucket allows
+ */
+public record Bucket(String key, Policy policy) {
+}

@@ -1,0 +1,96 @@
+package io.tollgate.gateway.limiter;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jboss.logging.Logger;
+
+import io.tollgate.counter.Decision;
+import io.tollgate.counter.InMemoryCounters;
+import io.tollgate.counter.Policy;
+import io.tollgate.gateway.rules.LiveGateways;
+import io.tollgate.rules.domain.FailureMode;
+import io.tollgate.rules.domain.Rule;
+
+/**
+ * THE place that decides what a check does when the counter store cannot answer (error, no answer within
+ * {@code tollgate.store.timeout}, or an open breaker), per rule's {@code failure_mode}:
+ * <ul>
+ * <li>{@code open}: allow. The limit is lost for the outage; availability wins for rules that say so.</li>
+ * <li>{@code closed}: 503. For limits that protect something that must never be overrun.</li>
+ * <li>{@code local}: enforce the same rule in this process at limit ÷ live gateways (burst likewise, at least
+ * 1), all-or-nothing across the group like the store would: the fleet as a whole stays near the limit
+ * without any shared state.</li>
+ * </ul>
+ * Shadow rules never reject, in fallback too. Entering and leaving fallback is logged once each.
+ */
+final class FailurePolicy {
+
+    private static final Logger LOG = Logger.getLogger(FailurePolicy.class);
+
+    private final LiveGateways live;
+    private final Clock clock;
+    private final InMemoryCounters local = new InMemoryCounters();
+    private final AtomicBoolean inFallback = new AtomicBoolean();
+
+    FailurePolicy(LiveGateways live, Clock clock) {
+        this.live = live;
+        this.clock = clock;
+    }
+
+    /** The decisions for {@code rules} (with their {@code buckets}) when the store failed with {@code why}. */
+    List<RuleDecision> decide(List<Rule> rules, List<Bucket> buckets, Throwable why) {
+        if (inFallback.compareAndSet(false, true)) {
+            LOG.warnf("counter store unavailable (%s): rules follow their failure mode until it answers", why.getMessage());
+        }
+        List<Integer> localIndexes = new ArrayList<>();
+        RuleDecision[] out = new RuleDecision[rules.size()];
+        for (int i = 0; i < rules.size(); i++) {
+            Rule rule = rules.get(i);
+            FailureMode mode = rule.shadow() ? FailureMode.OPEN : rule.failureMode();
+            switch (mode) {
+                case OPEN -> out[i] = RuleDecision.of(rule, new Decision(true, rule.burst(), 0, 0), Outcome.FALLBACK_ALLOWED);
+                case CLOSED -> out[i] = new RuleDecision(rule, new Decision(false, 0, 1000, 0), Outcome.FALLBACK_REJECTED,
+                        true);
+                case LOCAL -> localIndexes.add(i);
+            }
+        }
+        if (!localIndexes.isEmpty()) {
+            decideLocally(rules, buckets, localIndexes, out);
+        }
+        return List.of(out);
+    }
+
+    /** The store answered: leave fallback (logged once). */
+    void storeAnswered() {
+        if (inFallback.get() && inFallback.compareAndSet(true, false)) {
+            LOG.info("counter store answers again: rules are enforced by the shared store");
+        }
+    }
+
+    private void decideLocally(List<Rule> rules, List<Bucket> buckets, List<Integer> indexes, RuleDecision[] out) {
+        int gateways = live.count();
+        List<String> keys = new ArrayList<>(indexes.size());
+        List<Policy> policies = new ArrayList<>(indexes.size());
+        for (int i : indexes) {
+            keys.add(buckets.get(i).key());
+            policies.add(share(buckets.get(i).policy(), gateways));
+        }
+        long nowMicros = clock.instant().toEpochMilli() * 1000;
+        List<Decision> decisions = local.check(keys, policies, 1, nowMicros);
+        for (int j = 0; j < indexes.size(); j++) {
+            Decision d = decisions.get(j);
+            out[indexes.get(j)] = RuleDecision.of(rules.get(indexes.get(j)), d,
+                    d.allowed() ? Outcome.FALLBACK_ALLOWED : Outcome.FALLBACK_REJECTED);
+        }
+    }
+
+    /** This gateway's share of a policy: limit and burst ÷ live gateways, at least 1. */
+    static Policy share(Policy policy, int gateways) {
+        int n = Math.max(1, gateways);
+        return new Policy(policy.algorithm(), Math.max(1, policy.limit() / n), policy.periodMs(),
+                Math.max(1, policy.burst() / n));
+    }
+}

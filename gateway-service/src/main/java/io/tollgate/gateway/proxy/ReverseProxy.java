@@ -1,0 +1,139 @@
+package io.tollgate.gateway.proxy;
+
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.tollgate.gateway.config.GatewayConfig;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * Forwards a request to its upstream through one pooled keep-alive Vert.x client, streaming both bodies
+ * with back-pressure (nothing is buffered whole), dropping hop-by-hop headers and adding
+ * {@code X-Forwarded-For/-Proto/-Host}. Never blocks: everything runs on the request's event loop.
+ */
+@ApplicationScoped
+public class ReverseProxy {
+
+    private static final Logger LOG = Logger.getLogger(ReverseProxy.class);
+
+    private static final Set<HttpMethod> BODILESS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
+            HttpMethod.TRACE);
+
+    private final Upstreams upstreams;
+    private final HttpClient client;
+    private final long connectTimeoutMs;
+    private final long idleTimeoutMs;
+
+    ReverseProxy(Vertx vertx, GatewayConfig config) {
+        this.upstreams = new Upstreams(config.gateway());
+        this.connectTimeoutMs = config.gateway().connectTimeout().toMillis();
+        this.idleTimeoutMs = config.gateway().upstreamTimeout().toMillis();
+        this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setDecompressionSupported(false),
+                new PoolOptions().setHttp1MaxSize(200));
+    }
+
+    /**
+     * Sends {@code request} (paused by the caller) to its upstream and streams the answer back, letting
+     * {@code extraHeaders} add headers before the answer's head is written. Fails with
+     * {@link UpstreamFailure} when nothing was sent yet; after that a broken stream just closes the connection.
+     */
+    public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders) {
+        Upstreams.Upstream upstream = upstreams.forPath(request.path());
+        RequestOptions options = new RequestOptions()
+                .setMethod(request.method())
+                .setHost(upstream.host())
+                .setPort(upstream.port())
+                .setSsl(upstream.ssl())
+                .setURI(upstream.basePath() + request.uri())
+                .setConnectTimeout(connectTimeoutMs);
+        Promise<Void> done = Promise.promise();
+        client.request(options)
+                .compose(out -> send(request, out, upstream))
+                .onSuccess(in -> relay(in, request.response(), extraHeaders, done))
+                .onFailure(err -> done.tryFail(failure(err, upstream)));
+        return done.future();
+    }
+
+    private Future<HttpClientResponse> send(HttpServerRequest request, HttpClientRequest out,
+            Upstreams.Upstream upstream) {
+        HopByHop.copy(request.headers(), out.headers());
+        out.putHeader(HttpHeaders.HOST, upstream.authority());
+        ForwardedHeaders.add(request, out.headers());
+        if (!hasBody(request)) {
+            request.resume();
+            out.idleTimeout(idleTimeoutMs);
+            return out.send();
+        }
+        if (!request.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
+            out.setChunked(true);
+        }
+        // the backend's silence is timed from the end of the upload: a 50 MB body may take longer to send
+        request.pipeTo(out).onSuccess(v -> out.idleTimeout(idleTimeoutMs));
+        return out.response();
+    }
+
+    private static void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
+            Promise<Void> done) {
+        response.setStatusCode(in.statusCode());
+        response.setStatusMessage(in.statusMessage());
+        HopByHop.copy(in.headers(), response.headers());
+        extraHeaders.accept(response.headers());
+        if (!in.headers().contains(HttpHeaders.CONTENT_LENGTH) && mayHaveBody(in.statusCode())) {
+            response.setChunked(true);
+        }
+        done.tryComplete();
+        in.pipeTo(response).onFailure(err -> {
+            // the head is out: all that is left is to cut the connection so the client sees a broken answer
+            LOG.debugf("upstream answer broke off: %s", err.toString());
+            response.reset();
+        });
+    }
+
+    private static UpstreamFailure failure(Throwable err, Upstreams.Upstream upstream) {
+        if (err instanceof TimeoutException) {
+            return new UpstreamFailure(504, "upstream " + upstream.authority() + " did not answer in time", err);
+        }
+        return new UpstreamFailure(502, "upstream " + upstream.authority() + " unreachable: " + err.getMessage(), err);
+    }
+
+    private static boolean hasBody(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (length != null) {
+            return !length.equals("0");
+        }
+        if (request.version() == HttpVersion.HTTP_2) {
+            // HTTP/2 frames the body without either header: stream it unless the method never carries one
+            return !request.isEnded() && !BODILESS.contains(request.method());
+        }
+        return request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
+    }
+
+    private static boolean mayHaveBody(int status) {
+        return status >= 200 && status != 204 && status != 304;
+    }
+
+    @PreDestroy
+    void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,92 @@
+package io.tollgate.gateway.rules;
+
+import java.net.URI;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * Talks to the rules service: {@code GET /api/v1/rules} with {@code If-None-Match}, and the
+ * {@code /api/v1/rules/watch} event stream. Every call says who is asking ({@code Tollgate-Gateway}).
+ */
+final class RulesClient {
+
+    static final String GATEWAY = "Tollgate-Gateway";
+    static final String GATEWAYS = "Tollgate-Gateways";
+    private static final String RULES = "/api/v1/rules";
+
+    /** One answer to a fetch: 200 with a body, or 304 with none; the ETag names the version served. */
+    record Fetched(int status, Buffer body, String etag, String gateways) {
+    }
+
+    private final HttpClient client;
+    private final URI base;
+    private final String instanceId;
+    private final long timeoutMs;
+
+    RulesClient(Vertx vertx, URI base, String instanceId, long timeoutMs) {
+        this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true));
+        this.base = base;
+        this.instanceId = instanceId;
+        this.timeoutMs = timeoutMs;
+    }
+
+    /** The current rule set, or 304 when {@code knownVersion} (≥ 0) is still current. */
+    Future<Fetched> fetch(long knownVersion) {
+        RequestOptions options = options(RULES).setIdleTimeout(timeoutMs).setConnectTimeout(timeoutMs);
+        if (knownVersion >= 0) {
+            options.putHeader("If-None-Match", "\"" + knownVersion + "\"");
+        }
+        return client.request(options)
+                .compose(request -> request.send())
+                .compose(response -> response.body().map(body -> answer(response, body)));
+    }
+
+    /** Opens the watch stream; events and its end are delivered to {@code events} on an event loop. */
+    Future<Void> watch(long since, SseListener events) {
+        RequestOptions options = options(RULES + "/watch?since=" + Math.max(0, since))
+                .setConnectTimeout(timeoutMs)
+                .putHeader("Accept", "text/event-stream");
+        return client.request(options)
+                .compose(request -> request.send())
+                .compose(response -> {
+                    if (response.statusCode() != 200) {
+                        return Future.failedFuture("watch answered " + response.statusCode());
+                    }
+                    SseParser parser = new SseParser(events);
+                    response.handler(parser::feed);
+                    response.endHandler(v -> events.closed(null));
+                    response.exceptionHandler(events::closed);
+                    return Future.succeededFuture();
+                });
+    }
+
+    void close() {
+        client.close();
+    }
+
+    private RequestOptions options(String path) {
+        return new RequestOptions()
+                .setMethod(HttpMethod.GET)
+                .setHost(base.getHost())
+                .setPort(base.getPort() > 0 ? base.getPort() : "https".equals(base.getScheme()) ? 443 : 80)
+                .setSsl("https".equals(base.getScheme()))
+                .setURI(path)
+                .putHeader(GATEWAY, instanceId);
+    }
+
+    private static Fetched answer(HttpClientResponse response, Buffer body) {
+        int status = response.statusCode();
+        if (status != 200 && status != 304) {
+            throw new IllegalStateException("rules service answered " + status);
+        }
+        return new Fetched(status, status == 200 ? body : null, response.getHeader("ETag"),
+                response.getHeader(GATEWAYS));
+    }
+}

@@ -1,0 +1,157 @@
+package io.tollgate.gateway.rules;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.tollgate.gateway.config.GatewayConfig;
+import io.tollgate.rules.domain.RuleCodec;
+import io.tollgate.rules.domain.RuleSet;
+import io.tollgate.rules.domain.RuleValidationException;
+import io.tollgate.rules.domain.WireFormat;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Keeps the {@link RuleBook} current: fetches at start (falling back to the snapshot), polls every
+ * {@code tollgate.rules.poll-interval}, and refetches at once on every watch-stream event. Every set is
+ * validated with the rules service's own codec; an invalid one is refused, logged and counted, and the
+ * last good set stays in force.
+ */
+@ApplicationScoped
+public class RulesLoader {
+
+    private static final Logger LOG = Logger.getLogger(RulesLoader.class);
+    private static final long RETRY_WATCH_MS = 2000;
+
+    private final Vertx vertx;
+    private final RuleBook book;
+    private final LiveGateways live;
+    private final RuleCodec codec = new RuleCodec();
+    private final RulesClient client;
+    private final RulesSnapshot snapshot;
+    private final boolean watch;
+    private final Counter refused;
+    private final AtomicBoolean fetching = new AtomicBoolean();
+    private final AtomicBoolean again = new AtomicBoolean();
+    private volatile boolean stopped;
+    /** The ETag of the last set refused, so a service that keeps serving it is not re-read and re-logged per poll. */
+    private volatile String refusedTag;
+
+    RulesLoader(Vertx vertx, GatewayConfig config, RuleBook book, LiveGateways live, MeterRegistry registry) {
+        this.vertx = vertx;
+        this.book = book;
+        this.live = live;
+        String id = config.gateway().instanceId().orElseGet(() -> ManagementFactory.getRuntimeMXBean().getName());
+        this.client = new RulesClient(vertx, config.rules().url(), id, 5000);
+        this.snapshot = new RulesSnapshot(Path.of(config.rules().snapshot()), codec);
+        this.watch = config.rules().watch();
+        this.refused = Counter.builder("tollgate.rules.refused")
+                .description("rule sets refused as invalid; the last good set stayed in force")
+                .register(registry);
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        poll().onComplete(done -> {
+            if (!book.loaded()) {
+                vertx.executeBlocking(snapshot::read, false)
+                        .onSuccess(set -> set.ifPresent(s -> book.apply(s, "snapshot")));
+            }
+            if (watch) {
+                startWatch();
+            }
+        });
+    }
+
+    @Scheduled(every = "${tollgate.rules.poll-interval:30s}", delayed = "${tollgate.rules.poll-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void scheduledPoll() {
+        poll();
+    }
+
+    /** Asks for the current set (one fetch at a time; a request during a fetch makes one more after it). */
+    Future<Void> poll() {
+        if (!fetching.compareAndSet(false, true)) {
+            again.set(true);
+            return Future.succeededFuture();
+        }
+        return client.fetch(book.loaded() ? book.version() : -1)
+                .compose(this::take)
+                .onFailure(err -> LOG.debugf("rules service unreachable: %s", err.toString()))
+                .eventually(() -> {
+                    fetching.set(false);
+                    return again.getAndSet(false) && !stopped ? poll() : Future.succeededFuture();
+                })
+                .mapEmpty();
+    }
+
+    private Future<Void> take(RulesClient.Fetched fetched) {
+        live.heard(fetched.gateways());
+        if (fetched.status() == 304) {
+            book.confirmed();
+            return Future.succeededFuture();
+        }
+        if (fetched.etag() != null && fetched.etag().equals(refusedTag)) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> load(fetched.body(), fetched.etag()), false);
+    }
+
+    /** Parses, validates, applies and snapshots one set; blocking (file write), so on a worker. */
+    private Void load(Buffer body, String etag) {
+        RuleSet set;
+        try {
+            set = codec.parseRuleSet(body.getBytes(), WireFormat.JSON);
+        } catch (RuleValidationException e) {
+            refusedTag = etag;
+            refused.increment();
+            LOG.errorf("rule set from the rules service refused, version %d stays in force: %s", book.version(),
+                    e.getMessage());
+            return null;
+        }
+        if (book.apply(set, "rules service")) {
+            snapshot.write(set);
+        }
+        return null;
+    }
+
+    private void startWatch() {
+        if (stopped) {
+            return;
+        }
+        client.watch(book.version(), new SseListener() {
+
+            @Override
+            public void event(String data) {
+                poll();
+            }
+
+            @Override
+            public void closed(Throwable error) {
+                retryWatch();
+            }
+        }).onSuccess(v -> poll()).onFailure(err -> retryWatch());
+    }
+
+    private void retryWatch() {
+        if (!stopped) {
+            vertx.setTimer(RETRY_WATCH_MS, t -> startWatch());
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        stopped = true;
+        client.close();
+    }
+}

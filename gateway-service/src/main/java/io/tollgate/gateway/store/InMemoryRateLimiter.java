@@ -1,0 +1,34 @@
+package io.tollgate.gateway.store;
+
+import java.time.Clock;
+import java.util.List;
+
+import io.smallrye.mutiny.Uni;
+import io.tollgate.counter.Decision;
+import io.tollgate.counter.InMemoryCounters;
+import io.tollgate.gateway.limiter.Bucket;
+import io.tollgate.gateway.limiter.RateLimiter;
+
+/**
+ * {@code tollgate.store.type=memory}: the same all-or-nothing check in this process. Exact for ONE gateway
+ * only: N gateways each counting alone let N times the limit through (the lesson's twelve counters).
+ */
+final class InMemoryRateLimiter implements RateLimiter {
+
+    private final InMemoryCounters counters = new InMemoryCounters();
+    private final Clock clock;
+
+    InMemoryRateLimiter(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<List<Decision>> check(List<Bucket> buckets) {
+        long nowMicros = clock.instant().toEpochMilli() * 1000;
+        return Uni.createFrom().item(() -> counters.check(
+                buckets.stream().map(Bucket::key).toList(),
+                buckets.stream().map(Bucket::policy).toList(),
+                1,
+                nowMicros));
+    }
+}

@@ -1,0 +1,77 @@
+package io.tollgate.gateway.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+import org.jboss.logging.Logger;
+
+import io.smallrye.mutiny.Uni;
+import io.tollgate.counter.CheckCall;
+import io.tollgate.counter.CounterScripts;
+import io.tollgate.counter.Decision;
+import io.tollgate.gateway.limiter.Bucket;
+import io.tollgate.gateway.limiter.RateLimiter;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * The shared store: ONE {@code EVALSHA} of the {@code check} script per call, on the shard that owns the
+ * client's hash tag (standalone or Cluster, as {@code quarkus.redis.client-type} says). Time is Redis
+ * {@code TIME}, never this gateway's clock.
+ * <p>
+ * On {@code NOSCRIPT} (a restarted node, a failover to a replica that never saw the script,
+ * {@code SCRIPT FLUSH}) it retries once with {@code EVAL} and the full text: that loads the script on the
+ * very node that owns the key and answers in the same round trip, where a separate {@code SCRIPT LOAD}
+ * could land on another node of a cluster.
+ */
+final class RedisRateLimiter implements RateLimiter {
+
+    private static final Logger LOG = Logger.getLogger(RedisRateLimiter.class);
+    private static final CounterScripts.Script SCRIPT = CounterScripts.check();
+    private static final long COST = 1;
+
+    private final Redis redis;
+
+    RedisRateLimiter(Redis redis) {
+        this.redis = redis;
+    }
+
+    @Override
+    public Uni<List<Decision>> check(List<Bucket> buckets) {
+        CheckCall call = CheckCall.of(
+                buckets.stream().map(Bucket::key).toList(),
+                buckets.stream().map(Bucket::policy).toList(),
+                COST,
+                OptionalLong.empty());
+        return redis.send(request(Command.EVALSHA, SCRIPT.sha1(), call))
+                .onFailure(RedisRateLimiter::isNoScript)
+                .recoverWithUni(err -> {
+                    LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
+                    return redis.send(request(Command.EVAL, SCRIPT.text(), call));
+                })
+                .map(reply -> call.parse(integers(reply)));
+    }
+
+    private static Request request(Command command, String script, CheckCall call) {
+        Request request = Request.cmd(command).arg(script);
+        for (String arg : call.evalArgs()) {
+            request.arg(arg);
+        }
+        return request;
+    }
+
+    private static List<Long> integers(Response reply) {
+        List<Long> out = new ArrayList<>(reply.size());
+        for (int i = 0; i < reply.size(); i++) {
+            out.add(reply.get(i).toLong());
+        }
+        return out;
+    }
+
+    private static boolean isNoScript(Throwable err) {
+        return err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT");
+    }
+}

@@ -1,0 +1,32 @@
+package io.tollgate.gateway.store;
+
+import java.time.Clock;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+
+import org.jboss.logging.Logger;
+
+import io.tollgate.gateway.config.GatewayConfig;
+import io.tollgate.gateway.limiter.RateLimiter;
+import io.vertx.mutiny.redis.client.Redis;
+
+/** Picks the counter store named by {@code tollgate.store.type}; the Redis client is only built when used. */
+@ApplicationScoped
+class StoreProducer {
+
+    private static final Logger LOG = Logger.getLogger(StoreProducer.class);
+
+    @Produces
+    @ApplicationScoped
+    RateLimiter rateLimiter(GatewayConfig config, Instance<Redis> redis) {
+        return switch (config.store().type()) {
+            case MEMORY -> {
+                LOG.warn("tollgate.store.type=memory: counts are exact for this one gateway only");
+                yield new InMemoryRateLimiter(Clock.systemUTC());
+            }
+            case REDIS -> new RedisRateLimiter(redis.get());
+        };
+    }
+}

@@ -1,0 +1,185 @@
+package io.tollgate.gateway.limiter;
+
+import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.backendHits;
+import static io.tollgate.gateway.support.GatewayControl.config;
+import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.resetBackend;
+import static io.tollgate.gateway.support.GatewayControl.rule;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.is;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.RedisCli;
+
+/** The limiter through HTTP against a real Redis and a real backend. */
+@QuarkusTest
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store.timeout", value = "250ms"))
+class RateLimitTest {
+
+    private String apiKey;
+
+    @BeforeEach
+    void freshClient() {
+        apiKey = "k-" + UUID.randomUUID();
+        resetBackend();
+    }
+
+    @Test
+    void workedExampleBurstOfTwentyThenRetryAfterOne() {
+        install("[{\"id\":\"orders.write\",\"match\":{\"methods\":[\"POST\",\"PUT\"],\"path\":\"/orders/**\"},"
+                + "\"key\":\"api_key\",\"algorithm\":\"token_bucket\",\"limit\":10,\"period\":\"1s\",\"burst\":20}]");
+        long start = System.nanoTime();
+        Response first = post("/orders/1");
+        first.then()
+                .statusCode(200)
+                .header("RateLimit-Remaining", "19")
+                .header("RateLimit-Limit", "20")
+                .header("RateLimit-Policy", "\"orders.write\";q=20;w=2")
+                .header("RateLimit", "\"orders.write\";r=19;t=1");
+        int allowed = 1;
+        Response rejected = null;
+        for (int i = 2; i <= 60 && rejected == null; i++) {
+            Response r = post("/orders/1");
+            if (r.statusCode() == 429) {
+                rejected = r;
+            } else {
+                assertThat(r.statusCode()).isEqualTo(200);
+                allowed++;
+            }
+        }
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        // 20 from the burst, plus what refilled at 10/s while the requests were sent
+        assertThat(allowed).isBetween(20, 20 + (int) (elapsedMs / 100) + 1);
+        if (elapsedMs < 100) {
+            assertThat(allowed).as("the 21st is the first rejected").isEqualTo(20);
+        }
+        assertThat(rejected).isNotNull();
+        rejected.then()
+                .statusCode(429)
+                .header("Retry-After", "1")
+                .header("Cache-Control", "no-store")
+                .header("RateLimit-Remaining", "0")
+                .contentType("application/problem+json")
+                .body("type", is("quota-exceeded"))
+                .body("status", is(429))
+                .body("violated-policies", contains("orders.write"));
+        assertThat(backendHits()).as("a rejected request never reaches the backend").isEqualTo(allowed);
+        given().header("X-API-Key", apiKey).get("/orders/1").then().statusCode(200).header("RateLimit-Policy",
+                (String) null);
+    }
+
+    @Test
+    void retryAfterIsRoundedUpNeverZero() {
+        install("[" + rule("slow.one", "/slow-one/**", "api_key", 1, "10s", 1, "") + "]");
+        get("/slow-one/a").then().statusCode(200).header("RateLimit-Remaining", "0");
+        Response second = get("/slow-one/a");
+        second.then().statusCode(429);
+        assertThat(Long.parseLong(second.getHeader("Retry-After"))).isBetween(9L, 10L);
+    }
+
+    @Test
+    void severalRulesAreAllOrNothingAndTheTightestIsReported() {
+        install("[" + rule("multi.all", "/multi/**", "api_key", 3, "1m", 3, "") + ","
+                + rule("multi.y", "/multi/y/**", "api_key", 1, "1m", 1, "") + "]");
+        get("/multi/y").then()
+                .statusCode(200)
+                .header("RateLimit-Policy", "\"multi.y\";q=1;w=60")
+                .header("RateLimit-Remaining", "0");
+        get("/multi/y").then().statusCode(429).body("violated-policies", contains("multi.y"));
+        // multi.all lost no token to the rejected request: 3 - 1 (first request) - 1 (this one) = 1
+        get("/multi/other").then()
+                .statusCode(200)
+                .header("RateLimit-Policy", "\"multi.all\";q=3;w=60")
+                .header("RateLimit-Remaining", "1");
+        assertThat(backendHits()).isEqualTo(2);
+    }
+
+    @Test
+    void missingKeyIs401NamingTheHeaderUnlessTheRuleSkips() {
+        install("[" + rule("keyed.strict", "/keyed/**", "api_key", 5, "1m", 5, "") + ","
+                + rule("tenant.loose", "/loose/**", "header:X-Tenant", 5, "1m", 5, "\"missing_key\":\"skip\"") + "]");
+        given().get("/keyed/1")
+                .then()
+                .statusCode(401)
+                .contentType("application/problem+json")
+                .body("missing", is("X-API-Key"))
+                .body("status", is(401));
+        given().get("/loose/1").then().statusCode(200).header("RateLimit-Policy", (String) null);
+        assertThat(backendHits()).isEqualTo(1);
+    }
+
+    @Test
+    void oddKeysNeverCauseA5xxAndStoreShortKeysWithExpiry() {
+        install("[" + rule("odd.keys", "/odd/**", "header:X-Tenant", 100, "1m", 100, "") + "]");
+        List<String> keys = List.of("a".repeat(10_000), "ключ-🔑-鍵", "{braces}{x}", "a:b:c", "sp ace", "*?[]");
+        for (String key : keys) {
+            int status = given().header("X-Tenant", key).get("/odd/1").statusCode();
+            assertThat(status).as("key of %d chars", key.length()).isEqualTo(200);
+        }
+        int port = RedisCli.port(config("test.redis.nodes"));
+        String[] stored = RedisCli.run(port, "--scan", "--pattern", "rl:odd.keys:*").split("\n");
+        assertThat(stored).hasSize(keys.size());
+        for (String key : stored) {
+            assertThat(key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThanOrEqualTo(200);
+            assertThat(Long.parseLong(RedisCli.run(port, "PTTL", key))).as("TTL of %s", key).isPositive();
+        }
+    }
+
+    @Test
+    void aRememberedRejectionCostsNoStoreCall() {
+        install("[" + rule("flood.one", "/flood/**", "api_key", 1, "1m", 1, "") + "]");
+        get("/flood/x").then().statusCode(200);
+        int port = RedisCli.port(config("test.redis.nodes"));
+        long before = RedisCli.calls(port, "evalsha") + RedisCli.calls(port, "eval");
+        for (int i = 0; i < 1000; i++) {
+            get("/flood/x").then().statusCode(429).header("Retry-After", org.hamcrest.Matchers.notNullValue());
+        }
+        long storeCalls = RedisCli.calls(port, "evalsha") + RedisCli.calls(port, "eval") - before;
+        assertThat(storeCalls).as("store calls for 1000 rejected requests").isLessThanOrEqualTo(3);
+        assertThat(backendHits()).isEqualTo(1);
+        String metrics = given().get("/q/metrics").asString();
+        assertThat(metrics).containsPattern(
+                "tollgate_decisions_total\\{outcome=\"cached_rejected\",rule=\"flood.one\"} 99[0-9]\\.0");
+    }
+
+    @Test
+    void shadowRulesCountButNeverReject() {
+        install("[" + rule("shadow.one", "/shadow/**", "api_key", 1, "1m", 1, "\"shadow\":true") + "]");
+        for (int i = 0; i < 5; i++) {
+            get("/shadow/x").then().statusCode(200);
+        }
+        assertThat(backendHits()).isEqualTo(5);
+        assertThat(given().get("/q/metrics").asString()).contains(
+                "tollgate_decisions_total{outcome=\"shadow_rejected\",rule=\"shadow.one\"} 4.0");
+    }
+
+    @Test
+    void metricsNameStoreLatencyAndRulesVersion() {
+        install("[" + rule("metrics.one", "/metrics-one/**", "api_key", 5, "1m", 5, "") + "]");
+        get("/metrics-one/x").then().statusCode(200);
+        String metrics = given().get("/q/metrics").asString();
+        assertThat(metrics).contains("tollgate_store_latency_seconds_bucket", "tollgate_rules_version",
+                "tollgate_rules_age_seconds", "tollgate_store_breaker_state 0.0",
+                "tollgate_decisions_total{outcome=\"allowed\",rule=\"metrics.one\"} 1.0");
+    }
+
+    private Response get(String path) {
+        return given().header("X-API-Key", apiKey).get(path);
+    }
+
+    private Response post(String path) {
+        return given().header("X-API-Key", apiKey).body("{}").post(path);
+    }
+}

@@ -1,0 +1,155 @@
+package io.tollgate.gateway.proxy;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.zip.CRC32;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import io.tollgate.gateway.support.GatewayResource;
+
+/** The proxy with no rule matching: methods, headers, bodies both ways, errors (memory store, no Redis). */
+@QuarkusTest
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store", value = "memory"))
+class ProxyTest {
+
+    private static final long FIFTY_MB = 50L * 1024 * 1024;
+
+    @ConfigProperty(name = "quarkus.http.test-port")
+    int port;
+
+    @Test
+    void everyMethodReachesTheBackendWithItsPathQueryAndBody() {
+        for (String method : new String[]{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}) {
+            JsonPath echo = given().urlEncodingEnabled(false).body(method.equals("GET") ? "" : "payload-" + method)
+                    .request(method, "/things/42?x=1&y=%C3%A9")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
+            assertThat(echo.getString("method")).isEqualTo(method);
+            assertThat(echo.getString("uri")).isEqualTo("/things/42?x=1&y=%C3%A9");
+            if (!method.equals("GET")) {
+                assertThat(echo.getLong("bytes")).isEqualTo(("payload-" + method).length());
+            }
+        }
+    }
+
+    @Test
+    void forwardedHeadersAreAddedAndHopByHopHeadersDropped() {
+        Response response = given().header("X-Forwarded-For", "203.0.113.9")
+                .header("Connection", "keep-alive, X-Drop-Me")
+                .header("X-Drop-Me", "secret")
+                .header("Keep-Alive", "timeout=5")
+                .header("X-Custom", "kept")
+                .get("/headers");
+        response.then().statusCode(200).header("X-Backend", "test");
+        assertThat(response.getHeader("X-Secret-Hop")).as("hop-by-hop named by the backend's Connection").isNull();
+        JsonPath echo = response.jsonPath();
+        assertThat(echo.getString("headers.'x-forwarded-for'")).isEqualTo("203.0.113.9, 127.0.0.1");
+        assertThat(echo.getString("headers.'x-forwarded-proto'")).isEqualTo("http");
+        assertThat(echo.getString("headers.'x-forwarded-host'")).isEqualTo("localhost:" + port);
+        assertThat(echo.getString("headers.'x-custom'")).isEqualTo("kept");
+        assertThat(echo.getString("headers.'x-drop-me'")).isNull();
+        assertThat(echo.getString("headers.'keep-alive'")).isNull();
+    }
+
+    @Test
+    void unreachableUpstreamIs502ProblemJson() {
+        given().get("/dead/anything")
+                .then()
+                .statusCode(502)
+                .contentType("application/problem+json")
+                .body("status", org.hamcrest.Matchers.is(502))
+                .body("type", org.hamcrest.Matchers.is("bad-gateway"));
+    }
+
+    @Test
+    void silentUpstreamIs504ProblemJson() {
+        long start = System.nanoTime();
+        given().get("/slow")
+                .then()
+                .statusCode(504)
+                .contentType("application/problem+json")
+                .body("type", org.hamcrest.Matchers.is("gateway-timeout"));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void fiftyMegabytesStreamUpAndDown() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> up = client.send(HttpRequest.newBuilder(gateway("/upload"))
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(FIFTY_MB)))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(up.statusCode()).as(up.body()).isEqualTo(200);
+        JsonPath echo = JsonPath.from(up.body());
+        assertThat(echo.getLong("bytes")).isEqualTo(FIFTY_MB);
+        assertThat(echo.getLong("crc")).isEqualTo(PatternStream.crcOf(FIFTY_MB));
+
+        HttpResponse<InputStream> down = client.send(HttpRequest.newBuilder(gateway("/download/" + FIFTY_MB)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(down.statusCode()).isEqualTo(200);
+        long total = 0;
+        byte[] buf = new byte[64 * 1024];
+        try (InputStream in = down.body()) {
+            for (int n; (n = in.read(buf)) > 0;) {
+                total += n;
+            }
+        }
+        assertThat(total).isEqualTo(FIFTY_MB);
+    }
+
+    private URI gateway(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** A generated body: no 50 MB array on the test's side either. */
+    static final class PatternStream extends InputStream {
+
+        private long left;
+
+        PatternStream(long size) {
+            this.left = size;
+        }
+
+        @Override
+        public int read() {
+            return left-- > 0 ? (int) (left & 0x7F) : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (left <= 0) {
+                return -1;
+            }
+            int n = (int) Math.min(len, left);
+            for (int i = 0; i < n; i++) {
+                b[off + i] = (byte) (--left & 0x7F);
+            }
+            return n;
+        }
+
+        static long crcOf(long size) {
+            CRC32 crc = new CRC32();
+            byte[] buf = new byte[64 * 1024];
+            PatternStream s = new PatternStream(size);
+            for (int n; (n = s.read(buf, 0, buf.length)) > 0;) {
+                crc.update(buf, 0, n);
+            }
+            return crc.getValue();
+        }
+    }
+}

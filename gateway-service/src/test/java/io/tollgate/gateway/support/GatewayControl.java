@@ -1,0 +1,74 @@
+package io.tollgate.gateway.support;
+
+import static io.restassured.RestAssured.given;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
+
+/** Drives the test servers over HTTP: installs rule sets and waits until the gateway applies them. */
+public final class GatewayControl {
+
+    private static final AtomicLong VERSION = new AtomicLong(100);
+
+    private GatewayControl() {
+    }
+
+    public static String config(String key) {
+        return ConfigProvider.getConfig().getValue(key, String.class);
+    }
+
+    /** Serves {@code rulesJson} (a JSON array) as a new version and waits until the gateway enforces it. */
+    public static long install(String rulesJson) {
+        long version = VERSION.incrementAndGet();
+        serve("{\"version\":" + version + ",\"rules\":" + rulesJson + "}", version);
+        awaitVersion(version);
+        return version;
+    }
+
+    /** Serves {@code body} (valid or not) as {@code version}; does not wait. */
+    public static void serve(String body, long version) {
+        RestAssured.given()
+                .baseUri(config("tollgate.rules.url"))
+                .body(body)
+                .put("/__rules?version=" + version)
+                .then()
+                .statusCode(200);
+    }
+
+    /** The version the gateway's readiness check reports. */
+    public static long appliedVersion() {
+        JsonPath health = given().get("/q/health/ready").jsonPath();
+        Object version = health.get("checks.find { it.name == 'rules' }.data.version");
+        return version == null ? -1 : ((Number) version).longValue();
+    }
+
+    public static void awaitVersion(long version) {
+        Awaitility.await("gateway applies rules version " + version)
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> appliedVersion() == version);
+    }
+
+    /** Backend hits since its last reset. */
+    public static long backendHits() {
+        return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath().getLong("hits");
+    }
+
+    public static void resetBackend() {
+        RestAssured.given().baseUri(config("test.backend.url")).get("/__reset").then().statusCode(200);
+    }
+
+    /** A token-bucket rule as JSON; {@code extra} is spliced in as more fields (may be empty). */
+    public static String rule(String id, String path, String key, long limit, String period, long burst,
+            String extra) {
+        return "{\"id\":\"" + id + "\",\"match\":{\"path\":\"" + path + "\"},\"key\":\"" + key + "\",\"limit\":"
+                + limit + ",\"period\":\"" + period + "\",\"burst\":" + burst
+                + (extra.isEmpty() ? "" : "," + extra) + "}";
+    }
+}

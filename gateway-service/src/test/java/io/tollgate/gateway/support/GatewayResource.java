@@ -1,0 +1,80 @@
+package io.tollgate.gateway.support;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * Starts what a gateway under test talks to: a {@link TestBackend}, a {@link TestRulesServer} and,
+ * unless {@code store=memory} is passed, a private Redis; and points the gateway at them. Tests reach them
+ * through the config keys this returns ({@code test.backend.url}, {@code tollgate.rules.url}, ...).
+ */
+public class GatewayResource implements QuarkusTestResourceLifecycleManager {
+
+    private TestBackend backend;
+    private TestRulesServer rules;
+    private AutoCloseable redis;
+    private Map<String, String> args = Map.of();
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        this.args = initArgs;
+    }
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            backend = new TestBackend();
+            rules = new TestRulesServer();
+            Map<String, String> config = new HashMap<>();
+            config.put("test.backend.url", backend.url());
+            config.put("tollgate.gateway.upstream", backend.url());
+            config.put("tollgate.gateway.routes.dead.prefix", "/dead");
+            config.put("tollgate.gateway.routes.dead.url", "http://127.0.0.1:" + closedPort());
+            config.put("tollgate.gateway.upstream-timeout", "700ms");
+            config.put("tollgate.gateway.instance-id", "gw-test");
+            config.put("tollgate.rules.url", rules.url());
+            config.put("tollgate.rules.poll-interval", "1s");
+            config.put("tollgate.rules.snapshot", Files.createTempDirectory("tollgate-test").resolve("rules.json")
+                    .toString());
+            if (args.containsKey("store.timeout")) {
+                config.put("tollgate.store.timeout", args.get("store.timeout"));
+            }
+            if ("memory".equals(args.get("store"))) {
+                config.put("tollgate.store.type", "memory");
+            } else {
+                RedisServers.Started started = RedisServers.start(args.getOrDefault("redis", "node"));
+                redis = started.handle();
+                config.putAll(started.config());
+            }
+            return config;
+        } catch (Exception e) {
+            throw new IllegalStateException("test servers did not start", e);
+        }
+    }
+
+    /** A port nothing listens on (bound, then released). */
+    static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void stop() {
+        for (AutoCloseable c : new AutoCloseable[]{backend, rules, redis}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                // best effort: the JVM is going away with the test run
+            }
+        }
+    }
+
+}

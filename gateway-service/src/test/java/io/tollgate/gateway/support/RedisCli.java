@@ -1,0 +1,51 @@
+package io.tollgate.gateway.support;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs {@code redis-cli} against a test Redis: how tests look at keys, TTLs and INFO commandstats. */
+public final class RedisCli {
+
+    private RedisCli() {
+    }
+
+    /** The output of {@code redis-cli -p <port> <args>}, trimmed. */
+    public static String run(int port, String... args) {
+        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("redis-cli hung: " + command);
+            }
+            return out.strip();
+        } catch (IOException e) {
+            throw new IllegalStateException("redis-cli failed: " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Calls of {@code command} (lower case, e.g. {@code evalsha}) since start, from INFO commandstats. */
+    public static long calls(int port, String command) {
+        for (String line : run(port, "INFO", "commandstats").split("\n")) {
+            String prefix = "cmdstat_" + command + ":calls=";
+            if (line.startsWith(prefix)) {
+                String rest = line.substring(prefix.length());
+                return Long.parseLong(rest.substring(0, rest.indexOf(',')));
+            }
+        }
+        return 0;
+    }
+
+    /** The port of a {@code redis://127.0.0.1:<port>} address. */
+    public static int port(String address) {
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    }
+}

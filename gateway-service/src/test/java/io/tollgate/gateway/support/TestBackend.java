@@ -1,0 +1,118 @@
+package io.tollgate.gateway.support;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A real HTTP backend on a free port that counts its hits and answers with what it received (method, uri,
+ * headers, body length and CRC-32, computed while streaming: nothing is held whole). Control paths under
+ * {@code /__} are not counted: {@code /__hits}, {@code /__reset}. {@code /download/<n>} streams n bytes;
+ * {@code /slow} never answers.
+ */
+public final class TestBackend implements AutoCloseable {
+
+    private final Vertx vertx = Vertx.vertx();
+    private final AtomicLong hits = new AtomicLong();
+    private final HttpServer server;
+
+    public TestBackend() throws Exception {
+        server = vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(64 * 1024))
+                .requestHandler(this::handle)
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    private void handle(HttpServerRequest request) {
+        String path = request.path();
+        if (path.equals("/__hits")) {
+            request.response().end(new JsonObject().put("hits", hits.get()).encode());
+            return;
+        }
+        if (path.equals("/__reset")) {
+            hits.set(0);
+            request.response().end("{}");
+            return;
+        }
+        hits.incrementAndGet();
+        if (path.equals("/slow")) {
+            return; // never answers: the gateway's upstream timeout must fire
+        }
+        if (path.startsWith("/download/")) {
+            download(request.response(), Long.parseLong(path.substring("/download/".length())));
+            return;
+        }
+        CRC32 crc = new CRC32();
+        AtomicLong bytes = new AtomicLong();
+        request.handler(chunk -> {
+            crc.update(chunk.getBytes());
+            bytes.addAndGet(chunk.length());
+        });
+        request.endHandler(v -> {
+            JsonObject headers = new JsonObject();
+            request.headers().forEach(h -> headers.put(h.getKey().toLowerCase(), h.getValue()));
+            HttpServerResponse response = request.response();
+            if (path.equals("/headers")) {
+                response.putHeader("Connection", "keep-alive, X-Secret-Hop").putHeader("X-Secret-Hop", "must not pass");
+            }
+            response.putHeader("Content-Type", "application/json")
+                    .putHeader("X-Backend", "test")
+                    .end(new JsonObject()
+                            .put("method", request.method().name())
+                            .put("uri", request.uri())
+                            .put("headers", headers)
+                            .put("bytes", bytes.get())
+                            .put("crc", crc.getValue())
+                            .encode());
+        });
+    }
+
+    /** Streams {@code total} bytes of a fixed pattern with back-pressure (chunked). */
+    private static void download(HttpServerResponse response, long total) {
+        response.setChunked(true).putHeader("Content-Type", "application/octet-stream");
+        Buffer chunk = Buffer.buffer(new byte[64 * 1024]);
+        for (int i = 0; i < chunk.length(); i++) {
+            chunk.setByte(i, (byte) i);
+        }
+        new Object() {
+
+            long left = total;
+
+            void pump() {
+                while (left > 0 && !response.writeQueueFull()) {
+                    int n = (int) Math.min(left, chunk.length());
+                    response.write(n == chunk.length() ? chunk : chunk.slice(0, n));
+                    left -= n;
+                }
+                if (left == 0) {
+                    response.end();
+                } else {
+                    response.drainHandler(v -> pump());
+                }
+            }
+        }.pump();
+    }
+
+    @Override
+    public void close() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+}
