@@ -52,6 +52,9 @@ else
 fi
 cli() { redis-cli -h "$HOST" -p "$PORT" "$@"; }
 SHA=$(cli SCRIPT LOAD "$SCRIPT")
+# The floor of any such script: the same three Redis calls with no logic, no validation, a constant value.
+FLOOR_SHA=$(cli SCRIPT LOAD "local t = redis.call('TIME') redis.call('GET', KEYS[1]) \
+redis.call('SET', KEYS[1], 'xxxxxxxxxxxxxxxxxxxxxxxxx', 'PXAT', t[1] * 1000 + 60000) return { 1, 0, 0, 0 }")
 
 # rps NAME PIPELINE COMMAND...: requests per second of one bounded redis-benchmark run
 rps() {
@@ -74,8 +77,10 @@ measure() {
   P16[$name]=$(rps "$PIPELINE" "$@")
 }
 
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 measure INCR incr INCR 'rl:bench:incr:{__rand_int__}'
 measure SET set SET 'rl:bench:set:{__rand_int__}' 1
+measure floor evalsha EVALSHA "$FLOOR_SHA" 1 'rl:bench:floor:{__rand_int__}'
 for alg in token_bucket gcra sliding_window fixed_window; do
   # production form: now = "" (Redis TIME), cost "" (1); 100 a second, burst 100
   measure "$alg" evalsha EVALSHA "$SHA" 1 "rl:bench:$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
@@ -84,11 +89,13 @@ done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo "| command | ops/s | ÷ INCR | ops/s -P $PIPELINE | ÷ INCR -P $PIPELINE | usec_per_call in Redis |"
 echo "|---|---:|---:|---:|---:|---:|"
-for name in INCR SET token_bucket gcra sliding_window fixed_window; do
-  label=$name
-  [[ $name == INCR || $name == SET ]] || label="check ($name)"
+for name in INCR SET floor token_bucket gcra sliding_window fixed_window; do
+  label="check ($name)"
+  [[ $name == INCR || $name == SET ]] && label=$name
+  [[ $name == floor ]] && label="floor script (TIME + GET + SET PXAT, no logic)"
   printf '| %s | %.0f | %s | %.0f | %s | %s |\n' "$label" "${P1[$name]}" "$(ratio "${P1[$name]}" "${P1[INCR]}")" \
     "${P16[$name]}" "$(ratio "${P16[$name]}" "${P16[INCR]}")" "${USEC[$name]}"
 done
 echo
+echo "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "redis-benchmark -c $CLIENTS -n $REQUESTS -r $KEYSPACE; $(redis-server --version | awk '{print $3}'); $(date -u '+%Y-%m-%d %H:%M UTC'); nproc $(nproc); $(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)"

@@ -16,7 +16,8 @@ import org.awaitility.Awaitility;
  * A private Redis Cluster for tests: {@code primaries} primaries with {@code replicas} replicas each,
  * every node a {@code redis-server} on a free loopback port; created with
  * {@code redis-cli --cluster create} and ready (every node {@code cluster_state:ok}, all 16384 slots
- * assigned, every replica attached) when the constructor returns. {@link #close()} stops them all.
+ * assigned, every replica attached and synced, so it can take over) when the constructor returns. {@link #close()} stops them
+ * all.
  */
 public final class RedisCluster implements AutoCloseable {
 
@@ -153,7 +154,21 @@ public final class RedisCluster implements AutoCloseable {
             return false;
         }
         return info.contains("cluster_state:ok") && info.contains("cluster_slots_assigned:16384")
-                && info.contains("cluster_slots_ok:16384") && info.contains("cluster_known_nodes:" + nodes.size());
+                && info.contains("cluster_slots_ok:16384") && info.contains("cluster_known_nodes:" + nodes.size())
+                && replicationUp(node);
+    }
+
+    /**
+     * A replica must have synced with its primary: one that never did refuses to take over (its data
+     * counts as too old), so failover tests would wait forever.
+     */
+    private static boolean replicationUp(RedisProcess node) {
+        try {
+            String replication = Resp.text(node.port(), "INFO", "replication");
+            return replication.contains("role:master") || replication.contains("master_link_status:up");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Address → whether primary, for every node a live node knows as connected. */
