@@ -1,7 +1,8 @@
 package io.tollgate.counter;
 
 /**
- * What one bucket holds between checks: the Java twin of the one string value the Lua stores per key.
+ * What one bucket holds between checks: the Java twin of the one value the Lua stores per key (a tag
+ * byte and little-endian doubles, packed with {@code struct.pack}).
  */
 interface BucketState {
 

@@ -24,7 +24,10 @@ public record CheckCall(List<String> keys, List<String> args) {
      * Builds the call for buckets {@code keys[i]} under {@code policies[i]}.
      *
      * @param nowMicros
-     * explicit Unix time in microseconds (tests); empty lets Redis use its {@code TIME}
+     * explicit Unix time in microseconds (tests); empty lets Redis use its {@code TIME}, as
+     * production must. Expiries are absolute ({@code SET ... PXAT}), so an explicit time must be
+     * a real moment (e.g. the real clock plus an offset): keys written at a time long past vanish
+     * at once
      */
     public static CheckCall of(List<String> keys, List<Policy> policies, long cost, OptionalLong nowMicros) {
         if (keys.isEmpty() || keys.size() != policies.size()) {

@@ -5,7 +5,7 @@ final class FixedWindowModel implements CounterModel {
 
     static final FixedWindowModel INSTANCE = new FixedWindowModel();
 
-    /** {@code "f:<window_end_us>:<count>"}. */
+    /** Stored as {@code struct.pack('<c1dd', 'f', window_end_us, count)}. */
     record State(double windowEnd, double count) implements BucketState {
 
         @Override

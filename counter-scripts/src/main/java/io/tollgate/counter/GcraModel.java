@@ -5,7 +5,7 @@ final class GcraModel implements CounterModel {
 
     static final GcraModel INSTANCE = new GcraModel();
 
-    /** {@code "g:<tat_us>:<interval_us>:<burst>"}. */
+    /** Stored as {@code struct.pack('<c1ddd', 'g', tat_us, interval_us, burst)}. */
     record State(double tat, double interval, double burst) implements BucketState {
 
         @Override

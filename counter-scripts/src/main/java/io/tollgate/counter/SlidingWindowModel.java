@@ -7,7 +7,7 @@ final class SlidingWindowModel implements CounterModel {
 
     static final SlidingWindowModel INSTANCE = new SlidingWindowModel();
 
-    /** {@code "s:<window_start_us>:<period_us>:<previous>:<current>"}. */
+    /** Stored as {@code struct.pack('<c1dddd', 's', window_start_us, period_us, previous, current)}. */
     record State(double windowStart, double period, double previous, double current) implements BucketState {
 
         @Override

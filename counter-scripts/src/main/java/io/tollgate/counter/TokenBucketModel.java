@@ -5,7 +5,7 @@ final class TokenBucketModel implements CounterModel {
 
     static final TokenBucketModel INSTANCE = new TokenBucketModel();
 
-    /** {@code "t:<tokens>:<since_us>:<full_at_us>"}. */
+    /** Stored as {@code struct.pack('<c1ddd', 't', tokens, since_us, full_at_us)}. */
     record State(double tokens, double since, double fullAt) implements BucketState {
 
         @Override
