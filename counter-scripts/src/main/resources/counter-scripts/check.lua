@@ -1,5 +1,6 @@
 -- check: checks every bucket of one client in one atomic step, all or nothing.
--- The catalog sends "local ALGORITHMS = {}", the four algorithm files, then this driver.
+-- The catalog sends "local ALGORITHMS = { <one slot per algorithm> }", the four algorithm files,
+-- then this driver.
 --
 -- KEYS[1..N]  bucket keys rl:<rule-id>:{<client-key>}; callers guarantee one hash tag, so one shard.
 -- ARGV[1]     now as Unix time in microseconds, or "" to take Redis TIME (production always does;

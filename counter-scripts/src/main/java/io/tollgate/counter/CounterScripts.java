@@ -6,8 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The catalog of the Lua sent to Redis: one script, {@code check}, assembled from the four algorithm
@@ -17,12 +20,18 @@ import java.util.List;
  */
 public final class CounterScripts {
 
-    /** The algorithm files, in the order they are sent; each registers itself in {@code ALGORITHMS}. */
-    private static final List<String> PARTS = List.of("token_bucket.lua", "gcra.lua", "sliding_window.lua",
-            "fixed_window.lua", "check.lua");
+    /** The files in the order they are sent: one per algorithm, each filling its slot, then the driver. */
+    private static final List<String> PARTS = Stream
+            .concat(Arrays.stream(Algorithm.values()).map(a -> a.wireName() + ".lua"), Stream.of("check.lua"))
+            .toList();
 
-    /** The table the algorithm files fill and the driver dispatches on; a local, as Redis forbids globals. */
-    private static final String PRELUDE = "local ALGORITHMS = {}\n";
+    /**
+     * The table the algorithm files fill and the driver dispatches on: a local, as Redis forbids globals,
+     * built with one slot per {@link Algorithm} so filling it never resizes it (it is rebuilt on every call).
+     */
+    private static final String PRELUDE = Arrays.stream(Algorithm.values())
+            .map(a -> a.wireName() + " = false")
+            .collect(Collectors.joining(", ", "local ALGORITHMS = { ", " }\n"));
 
     private static final Script CHECK = assemble("check");
 
