@@ -36,7 +36,7 @@ class FailureModesTest {
 
     @BeforeAll
     static void start() {
-        stack = Stack.start(3, Map.of("TOLLGATE_RULES_POLL_INTERVAL", "1s"));
+        stack = Stack.start(3, Map.of("TOLLGATE_RULES_POLL_INTERVAL", "1s", "TOLLGATE_STORE_TIMEOUT", "20ms"));
         stack.putRule("e2e.open", Rules.perApiKey("e2e.open", "/open/**", 2, "1h", "open"));
         stack.putRule("e2e.closed", Rules.perApiKey("e2e.closed", "/closed/**", 4, "1h", "closed"));
         stack.putRule("e2e.local", Rules.perApiKey("e2e.local", "/local/**", 6, "1h", "local"));
