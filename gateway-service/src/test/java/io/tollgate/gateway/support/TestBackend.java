@@ -4,6 +4,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 
+import org.jboss.logging.Logger;
+
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -20,6 +22,8 @@ import io.vertx.core.json.JsonObject;
  */
 public final class TestBackend implements AutoCloseable {
 
+    private static final Logger LOG = Logger.getLogger(TestBackend.class);
+
     private final Vertx vertx = Vertx.vertx();
     private final AtomicLong hits = new AtomicLong();
     private final HttpServer server;
@@ -27,6 +31,7 @@ public final class TestBackend implements AutoCloseable {
     public TestBackend() throws Exception {
         server = vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(64 * 1024))
                 .requestHandler(this::handle)
+                .connectionHandler(c -> c.exceptionHandler(e -> LOG.warnf("backend connection failed: %s", e)))
                 .listen(0, "127.0.0.1")
                 .toCompletionStage()
                 .toCompletableFuture()
@@ -60,6 +65,7 @@ public final class TestBackend implements AutoCloseable {
             download(request.response(), Long.parseLong(path.substring("/download/".length())));
             return;
         }
+        request.exceptionHandler(e -> LOG.warnf("backend request %s failed: %s", path, e));
         CRC32 crc = new CRC32();
         AtomicLong bytes = new AtomicLong();
         request.handler(chunk -> {
