@@ -6,7 +6,8 @@ package io.tollgate.counter;
  * @param allowed
  * whether the request may pass (for a multi-bucket check: whether THIS bucket would allow it)
  * @param remaining
- * whole requests still allowed right after this check
+ * whole requests still allowed right after this check (when another bucket of the same call rejected,
+ * nothing was spent: what this bucket still holds)
  * @param retryAfterMs
  * when rejected, how long until the same request would be allowed; 0 when allowed;
  * {@link #RETRY_NEVER} when the request costs more than the bucket can ever hold

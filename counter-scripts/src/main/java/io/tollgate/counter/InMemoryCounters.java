@@ -36,6 +36,8 @@ public final class InMemoryCounters {
     /**
      * Checks buckets {@code keys[i]} under {@code policies[i]}, spending {@code cost} from every one
      * only if every one allows; the decisions are those the Lua script gives for the same arguments.
+     * As for Redis, the keys of one call must share one hash tag (one client): that tag's lock makes
+     * the call atomic.
      *
      * @param nowMicros
      * Unix time in microseconds
