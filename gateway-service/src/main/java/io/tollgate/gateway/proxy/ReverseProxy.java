@@ -87,9 +87,16 @@ public class ReverseProxy {
         if (!request.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
             out.setChunked(true);
         }
-        // the backend's silence is timed from the end of the upload: a 50 MB body may take longer to send
-        request.pipeTo(out).onSuccess(v -> out.idleTimeout(idleTimeoutMs));
-        return out.response();
+        // The backend's silence is timed from the end of the upload (a 50 MB body may take longer to send),
+        // and only while no answer has come: a timer armed after the answer would later reset the pooled
+        // connection under whichever request uses it then.
+        Future<HttpClientResponse> response = out.response();
+        request.pipeTo(out).onSuccess(v -> {
+            if (!response.isComplete()) {
+                out.idleTimeout(idleTimeoutMs);
+            }
+        });
+        return response;
     }
 
     private static void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,

@@ -12,10 +12,7 @@ import java.time.Duration;
 import java.util.zip.CRC32;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
@@ -27,7 +24,6 @@ import io.tollgate.gateway.support.GatewayResource;
 /** The proxy with no rule matching: methods, headers, bodies both ways, errors (memory store, no Redis). */
 @QuarkusTest
 @WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store", value = "memory"))
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ProxyTest {
 
     private static final long FIFTY_MB = 50L * 1024 * 1024;
@@ -92,12 +88,7 @@ class ProxyTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     }
 
-    /**
-     * First: right after the 504 test, the pool could hand out the connection the timeout is closing
-     * (a Vert.x client race, seen as a 502 "Connection was closed"; noted in the README).
-     */
     @Test
-    @Order(1)
     void fiftyMegabytesStreamUpAndDown() throws Exception {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpResponse<String> up = client.send(HttpRequest.newBuilder(gateway("/upload"))

@@ -23,9 +23,14 @@ public final class GatewayControl {
         return ConfigProvider.getConfig().getValue(key, String.class);
     }
 
+    /** A version number no earlier call handed out. */
+    public static long nextVersion() {
+        return VERSION.incrementAndGet();
+    }
+
     /** Serves {@code rulesJson} (a JSON array) as a new version and waits until the gateway enforces it. */
     public static long install(String rulesJson) {
-        long version = VERSION.incrementAndGet();
+        long version = nextVersion();
         serve("{\"version\":" + version + ",\"rules\":" + rulesJson + "}", version);
         awaitVersion(version);
         return version;

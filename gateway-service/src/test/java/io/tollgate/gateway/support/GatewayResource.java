@@ -3,6 +3,7 @@ package io.tollgate.gateway.support;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -37,10 +38,16 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             config.put("tollgate.gateway.routes.dead.url", "http://127.0.0.1:" + closedPort());
             config.put("tollgate.gateway.upstream-timeout", "700ms");
             config.put("tollgate.gateway.instance-id", "gw-test");
-            config.put("tollgate.rules.url", rules.url());
-            config.put("tollgate.rules.poll-interval", "1s");
-            config.put("tollgate.rules.snapshot", Files.createTempDirectory("tollgate-test").resolve("rules.json")
-                    .toString());
+            config.put("tollgate.rules.poll-interval", args.getOrDefault("poll-interval", "1s"));
+            Path snapshot = Files.createTempDirectory("tollgate-test").resolve("rules.json");
+            config.put("tollgate.rules.snapshot", snapshot.toString());
+            if (args.containsKey("snapshot")) {
+                // the rules service is down at start: only the snapshot on disk can make the gateway ready
+                Files.writeString(snapshot, args.get("snapshot"));
+                config.put("tollgate.rules.url", "http://127.0.0.1:" + closedPort());
+            } else {
+                config.put("tollgate.rules.url", rules.url());
+            }
             if (args.containsKey("store.timeout")) {
                 config.put("tollgate.store.timeout", args.get("store.timeout"));
             }

@@ -1,0 +1,76 @@
+package io.tollgate.gateway.rules;
+
+import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.appliedVersion;
+import static io.tollgate.gateway.support.GatewayControl.awaitVersion;
+import static io.tollgate.gateway.support.GatewayControl.config;
+import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.nextVersion;
+import static io.tollgate.gateway.support.GatewayControl.rule;
+import static io.tollgate.gateway.support.GatewayControl.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.tollgate.gateway.support.GatewayResource;
+
+/**
+ * Rules from a real HTTP rules server: applied at once from the watch stream (the poll interval is an
+ * hour here, so nothing else could apply them), invalid sets refused, the snapshot written.
+ */
+@QuarkusTest
+@WithTestResource(value = GatewayResource.class, initArgs = {
+        @ResourceArg(name = "store", value = "memory"),
+        @ResourceArg(name = "poll-interval", value = "1h")})
+class RulesLoadingTest {
+
+    @Test
+    void watchEventsApplyNewVersionsAtOnceAndTheSnapshotFollows() throws Exception {
+        long version = install("[" + rule("watch.one", "/watched/**", "api_key", 1, "1m", 1, "") + "]");
+        given().header("X-API-Key", "w").get("/watched/a").then().statusCode(200);
+        given().header("X-API-Key", "w").get("/watched/a").then().statusCode(429);
+        Path snapshot = Path.of(config("tollgate.rules.snapshot"));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(snapshot)
+                && Files.readString(snapshot).contains("\"version\":" + version));
+        assertThat(Files.readString(snapshot)).contains("watch.one");
+        try (var siblings = Files.list(snapshot.getParent())) {
+            assertThat(siblings).as("no temp file left behind").containsExactly(snapshot);
+        }
+    }
+
+    @Test
+    void anInvalidSetIsRefusedAndTheLastGoodOneKept() {
+        long good = install("[" + rule("kept.one", "/kept/**", "api_key", 1, "1m", 1, "") + "]");
+        long bad = nextVersion();
+        serve("{\"version\":" + bad + ",\"rules\":[{\"id\":\"Bad Id\",\"limit\":0,\"key\":\"api_key\","
+                + "\"period\":\"1s\"}]}", bad);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> given().get("/q/metrics").asString().contains("tollgate_rules_refused_total 1.0"));
+        assertThat(appliedVersion()).isEqualTo(good);
+        given().header("X-API-Key", "k").get("/kept/a").then().statusCode(200);
+        given().header("X-API-Key", "k").get("/kept/a").then().statusCode(429);
+        // the next good version is taken again
+        install("[]");
+        given().header("X-API-Key", "k").get("/kept/a").then().statusCode(200);
+    }
+
+    @Test
+    void pollsSayWhoIsAskingAndHearHowManyGatewaysLive() {
+        RestAssured.given().baseUri(config("tollgate.rules.url")).put("/__gateways?count=3").then().statusCode(200);
+        long version = install("[]");
+        awaitVersion(version);
+        String seen = RestAssured.given().baseUri(config("tollgate.rules.url")).get("/__seen").asString();
+        assertThat(seen).contains("\"gateway\":\"gw-test\"");
+        assertThat(given().get("/q/health/ready").statusCode()).isEqualTo(200);
+    }
+}
