@@ -1,55 +1,66 @@
 -- gcra: generic cell rate algorithm; emission interval = period / limit, capacity = burst requests.
--- Stored value, one string per key: struct.pack('<c1ddd', 'g', tat_us, interval_us, burst), 25 bytes
--- of little-endian IEEE doubles (exact, and cheaper than text):
---   tat_us       theoretical arrival time: the bucket is full again then, and the key expires then;
---                a value whose tat has passed counts as absent (full), like a vanished key
+-- The theoretical arrival time (tat) is kept as since_us + debt_us: a debt relative to the last write
+-- keeps float noise at the scale of the debt, not of a Unix time in µs (where one step is 0.25 µs).
+-- Stored value, one string per key: struct.pack('<c1dddd', 'g', since_us, debt_us, interval_us, burst),
+-- 33 bytes of little-endian IEEE doubles (exact, and cheaper than text):
+--   since_us     when the value was written
+--   debt_us      tat - since_us: how much of the capacity (burst x interval) was in use then; the key
+--                expires at since_us + debt_us, when the bucket is full again; a debt paid off counts
+--                as absent (full), like a vanished key
 --   interval_us  the emission interval it was written with, and
 --   burst        the capacity it was written with: when either changed, the bucket's holding is
 --                converted, so it keeps what it holds, capped at the new burst
 -- Policy ARGV read: limit, period_ms, burst.
 -- Per-key reply: allowed, remaining, retry_after_ms, reset_ms; retry_after_ms is -1 when cost > burst.
 
--- The tat at time now from a stored value, converting it when the policy changed.
-local function gcra_tat(tat, old_interval, old_burst, now, interval, burst)
-  if not tat or tat <= now then
-    return now
+-- Requests this close to whole count as whole (float noise), for the decision and for remaining.
+local GCRA_EPSILON = 1e-9
+
+-- The debt at now from a stored value, converted when the policy changed.
+local function gcra_debt(since, debt, old_interval, old_burst, now, interval, burst)
+  if not since then
+    return 0
+  end
+  local d = debt - (now - since)
+  if d <= 0 then
+    return 0
   end
   if old_interval == interval and old_burst == burst then
-    return tat
+    return d
   end
-  local held = math.min(burst, old_burst - (tat - now) / old_interval)
-  return now + (burst - held) * interval
+  local held = math.min(burst, old_burst - d / old_interval)
+  return (burst - held) * interval
 end
 
 ALGORITHMS.gcra = function(raw, limit, period_ms, burst, now, cost)
   local interval = period_ms * 1000 / limit
   local cap = burst * interval
-  local a, i, b
-  if raw and #raw == 25 then
+  local s, d, i, b
+  if raw and #raw == 33 then
     local tag
-    tag, a, i, b = struct.unpack('<c1ddd', raw)
+    tag, s, d, i, b = struct.unpack('<c1dddd', raw)
     if tag ~= 'g' then
-      a = nil
+      s = nil
     end
   end
-  local tat = gcra_tat(a, i, b, now, interval, burst)
-  local new_tat = tat + cost * interval
-  local allow_at = new_tat - cap
-  local left_unspent = math.floor((cap - (tat - now)) / interval)
-  local reset_ms = math.ceil((tat - now) / 1000)
-  if now >= allow_at then
-    return 1, math.max(0, math.floor((cap - (new_tat - now)) / interval)), 0, math.ceil((new_tat - now) / 1000),
-      struct.pack('<c1ddd', 'g', new_tat, interval, burst), new_tat, left_unspent, reset_ms
+  local debt = gcra_debt(s, d, i, b, now, interval, burst)
+  local new_debt = debt + cost * interval
+  -- whole requests left after this one: negative when it does not fit
+  local left = (cap - new_debt) / interval + GCRA_EPSILON
+  local left_unspent = math.max(0, math.floor((cap - debt) / interval + GCRA_EPSILON))
+  local reset_ms = math.ceil(debt / 1000)
+  if left >= 0 then
+    return 1, math.floor(left), 0, math.ceil(new_debt / 1000),
+      struct.pack('<c1dddd', 'g', now, new_debt, interval, burst), now + new_debt, left_unspent, reset_ms
   end
   local retry_ms = -1
   if cost <= burst then
-    retry_ms = math.ceil((allow_at - now) / 1000)
-    -- a converted tat depends on now: confirm the promised moment with the very same arithmetic
-    local later = now + retry_ms * 1000
-    while later < gcra_tat(a, i, b, later, interval, burst) + cost * interval - cap do
+    -- start a millisecond below the estimate and confirm with the arithmetic a later call runs
+    retry_ms = math.max(1, math.ceil((new_debt - cap) / 1000) - 1)
+    while (cap - (gcra_debt(s, d, i, b, now + retry_ms * 1000, interval, burst) + cost * interval)) / interval
+        + GCRA_EPSILON < 0 do
       retry_ms = retry_ms + 1
-      later = now + retry_ms * 1000
     end
   end
-  return 0, math.max(0, left_unspent), retry_ms, reset_ms, nil, nil, math.max(0, left_unspent), reset_ms
+  return 0, left_unspent, retry_ms, reset_ms, nil, nil, left_unspent, reset_ms
 end

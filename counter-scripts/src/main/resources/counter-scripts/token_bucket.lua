@@ -10,11 +10,17 @@
 -- Per-key reply: allowed, remaining, retry_after_ms, reset_ms; retry_after_ms is -1 when cost > burst
 -- (that request can never pass).
 
--- The smallest whole number of microseconds e >= 0 with tokens + e * rate >= target. It is checked
--- with the very expression a later call evaluates, so float rounding never makes a promised time short.
-local function tb_elapsed_until(tokens, target, rate)
-  local e = math.max(0, math.ceil((target - tokens) / rate))
-  while tokens + e * rate < target do
+-- Float noise: rate x elapsed can land a hair below a whole number (10 a second for 0.3 s gives
+-- 2.9999999999999996 tokens). Tokens this close to whole count as whole, for the decision and for
+-- remaining, so a client that waits exactly the refill time is allowed.
+local TB_EPSILON = 1e-9
+
+-- The smallest whole number of microseconds e >= 0 with tokens + e * rate + slack >= target. It is
+-- checked with the very expression a later call evaluates, so float rounding never makes a promised
+-- time short (nor, starting one below the estimate, long).
+local function tb_elapsed_until(tokens, target, rate, slack)
+  local e = math.max(0, math.ceil((target - tokens) / rate) - 1)
+  while tokens + e * rate + slack < target do
     e = e + 1
   end
   return e
@@ -30,18 +36,19 @@ ALGORITHMS.token_bucket = function(raw, limit, period_ms, burst, now, cost)
     end
   end
   local tokens = math.min(burst, held + math.max(0, now - since) * rate)
-  local reset_ms = math.ceil(tb_elapsed_until(tokens, burst, rate) / 1000)
-  if cost <= tokens then
-    local left = tokens - cost
-    local full_at = now + tb_elapsed_until(left, burst, rate)
-    return 1, math.floor(left), 0, math.ceil((full_at - now) / 1000),
-      struct.pack('<c1ddd', 't', left, now, full_at), full_at, math.floor(tokens), reset_ms
+  local reset_ms = math.ceil(tb_elapsed_until(tokens, burst, rate, 0) / 1000)
+  if cost <= tokens + TB_EPSILON then
+    local left = math.max(0, tokens - cost)
+    local full_at = now + tb_elapsed_until(left, burst, rate, 0)
+    return 1, math.floor(left + TB_EPSILON), 0, math.ceil((full_at - now) / 1000),
+      struct.pack('<c1ddd', 't', left, now, full_at), full_at, math.floor(tokens + TB_EPSILON), reset_ms
   end
   local retry_ms = -1
   if cost <= burst then
     -- the moment the stored tokens reach cost, or the key vanishes (then it is full)
-    local ready_at = math.min(vanish, since + tb_elapsed_until(held, cost, rate))
+    local ready_at = math.min(vanish, since + tb_elapsed_until(held, cost, rate, TB_EPSILON))
     retry_ms = math.ceil((ready_at - now) / 1000)
   end
-  return 0, math.floor(tokens), retry_ms, reset_ms, nil, nil, math.floor(tokens), reset_ms
+  local remaining = math.floor(tokens + TB_EPSILON)
+  return 0, remaining, retry_ms, reset_ms, nil, nil, remaining, reset_ms
 end

@@ -1,16 +1,23 @@
 package io.tollgate.counter;
 
-/** The reference model of {@code gcra.lua}: emission interval = period / limit, capacity = burst. */
+/**
+ * The reference model of {@code gcra.lua}: emission interval = period / limit, capacity = burst; the
+ * theoretical arrival time kept as {@code since + debt}.
+ */
 final class GcraModel implements CounterModel {
 
     static final GcraModel INSTANCE = new GcraModel();
 
-    /** Stored as {@code struct.pack('<c1ddd', 'g', tat_us, interval_us, burst)}. */
-    record State(double tat, double interval, double burst) implements BucketState {
+    /** The Lua's {@code GCRA_EPSILON}: requests this close to whole count as whole. */
+    static final double EPSILON = 1e-9;
 
+    /** Stored as {@code struct.pack('<c1dddd', 'g', since_us, debt_us, interval_us, burst)}. */
+    record State(double since, double debt, double interval, double burst) implements BucketState {
+
+        /** A microsecond past since + debt: by then the Lua's own arithmetic surely finds the debt paid. */
         @Override
         public double expiresAtMicros() {
-            return tat;
+            return since + debt + 1;
         }
     }
 
@@ -24,38 +31,39 @@ final class GcraModel implements CounterModel {
         double interval = policy.periodMs() * 1000.0 / policy.limit();
         double cap = burst * interval;
         State s = stored instanceof State state ? state : null;
-        double tat = tat(s, now, interval, burst);
-        double newTat = tat + cost * interval;
-        double allowAt = newTat - cap;
-        long leftUnspent = (long) Math.floor((cap - (tat - now)) / interval);
-        long resetMs = CounterModel.ceilMs(tat - now);
-        if (now >= allowAt) {
-            long remaining = (long) Math.max(0, Math.floor((cap - (newTat - now)) / interval));
-            Decision decision = new Decision(true, remaining, 0, CounterModel.ceilMs(newTat - now));
-            return new Step(decision, new State(newTat, interval, burst), leftUnspent, resetMs);
+        double debt = debt(s, now, interval, burst);
+        double newDebt = debt + cost * interval;
+        double left = (cap - newDebt) / interval + EPSILON;
+        long leftUnspent = (long) Math.max(0, Math.floor((cap - debt) / interval + EPSILON));
+        long resetMs = CounterModel.ceilMs(debt);
+        if (left >= 0) {
+            Decision decision = new Decision(true, (long) Math.floor(left), 0, CounterModel.ceilMs(newDebt));
+            return new Step(decision, new State(now, newDebt, interval, burst), leftUnspent, resetMs);
         }
         long retryMs = Decision.RETRY_NEVER;
         if (cost <= burst) {
-            retryMs = CounterModel.ceilMs(allowAt - now);
-            double later = now + retryMs * 1000.0;
-            while (later < tat(s, later, interval, burst) + cost * interval - cap) {
+            retryMs = Math.max(1, CounterModel.ceilMs(newDebt - cap) - 1);
+            while ((cap - (debt(s, now + retryMs * 1000.0, interval, burst) + cost * interval)) / interval
+                    + EPSILON < 0) {
                 retryMs = retryMs + 1;
-                later = now + retryMs * 1000.0;
             }
         }
-        long remaining = Math.max(0, leftUnspent);
-        return new Step(new Decision(false, remaining, retryMs, resetMs), null, remaining, resetMs);
+        return new Step(new Decision(false, leftUnspent, retryMs, resetMs), null, leftUnspent, resetMs);
     }
 
-    /** The Lua's {@code gcra_tat}: the tat at now, converted when the policy changed. */
-    private static double tat(State s, double now, double interval, double burst) {
-        if (s == null || s.tat() <= now) {
-            return now;
+    /** The Lua's {@code gcra_debt}: the debt at now, converted when the policy changed. */
+    private static double debt(State s, double now, double interval, double burst) {
+        if (s == null) {
+            return 0;
+        }
+        double d = s.debt() - (now - s.since());
+        if (d <= 0) {
+            return 0;
         }
         if (s.interval() == interval && s.burst() == burst) {
-            return s.tat();
+            return d;
         }
-        double held = Math.min(burst, s.burst() - (s.tat() - now) / s.interval());
-        return now + (burst - held) * interval;
+        double held = Math.min(burst, s.burst() - d / s.interval());
+        return (burst - held) * interval;
     }
 }

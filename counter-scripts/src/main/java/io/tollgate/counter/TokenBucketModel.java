@@ -5,6 +5,9 @@ final class TokenBucketModel implements CounterModel {
 
     static final TokenBucketModel INSTANCE = new TokenBucketModel();
 
+    /** The Lua's {@code TB_EPSILON}: tokens this close to whole count as whole. */
+    static final double EPSILON = 1e-9;
+
     /** Stored as {@code struct.pack('<c1ddd', 't', tokens, since_us, full_at_us)}. */
     record State(double tokens, double since, double fullAt) implements BucketState {
 
@@ -31,26 +34,27 @@ final class TokenBucketModel implements CounterModel {
             vanish = s.fullAt();
         }
         double tokens = Math.min(burst, held + Math.max(0, now - since) * rate);
-        long resetMs = CounterModel.ceilMs(elapsedUntil(tokens, burst, rate));
-        if (cost <= tokens) {
-            double left = tokens - cost;
-            double fullAt = now + elapsedUntil(left, burst, rate);
-            Decision decision = new Decision(true, (long) Math.floor(left), 0, CounterModel.ceilMs(fullAt - now));
-            return new Step(decision, new State(left, now, fullAt), (long) Math.floor(tokens), resetMs);
+        long resetMs = CounterModel.ceilMs(elapsedUntil(tokens, burst, rate, 0));
+        if (cost <= tokens + EPSILON) {
+            double left = Math.max(0, tokens - cost);
+            double fullAt = now + elapsedUntil(left, burst, rate, 0);
+            Decision decision = new Decision(true, (long) Math.floor(left + EPSILON), 0,
+                    CounterModel.ceilMs(fullAt - now));
+            return new Step(decision, new State(left, now, fullAt), (long) Math.floor(tokens + EPSILON), resetMs);
         }
         long retryMs = Decision.RETRY_NEVER;
         if (cost <= burst) {
-            double readyAt = Math.min(vanish, since + elapsedUntil(held, cost, rate));
+            double readyAt = Math.min(vanish, since + elapsedUntil(held, cost, rate, EPSILON));
             retryMs = CounterModel.ceilMs(readyAt - now);
         }
-        long remaining = (long) Math.floor(tokens);
+        long remaining = (long) Math.floor(tokens + EPSILON);
         return new Step(new Decision(false, remaining, retryMs, resetMs), null, remaining, resetMs);
     }
 
-    /** The Lua's {@code tb_elapsed_until}: smallest whole µs e >= 0 with tokens + e * rate >= target. */
-    static double elapsedUntil(double tokens, double target, double rate) {
-        double e = Math.max(0, Math.ceil((target - tokens) / rate));
-        while (tokens + e * rate < target) {
+    /** The Lua's {@code tb_elapsed_until}: smallest whole µs e >= 0 with tokens + e * rate + slack >= target. */
+    static double elapsedUntil(double tokens, double target, double rate, double slack) {
+        double e = Math.max(0, Math.ceil((target - tokens) / rate) - 1);
+        while (tokens + e * rate + slack < target) {
             e = e + 1;
         }
         return e;

@@ -34,6 +34,19 @@ class GcraScriptTest extends RedisScriptTestBase {
     }
 
     @Test
+    void remaining_counts_whole_requests_with_an_odd_interval_at_any_time() {
+        Policy threeASecond = new Policy(Algorithm.GCRA, 3, 1000, 3);
+        for (long offset : new long[]{1, 7, 123_457, 999_999}) {
+            String key = freshKey("third");
+            long now = base() + offset;
+            assertThat(check(key, threeASecond, 1, now).remaining()).isEqualTo(2);
+            assertThat(check(key, threeASecond, 1, now).remaining()).isEqualTo(1);
+            assertThat(check(key, threeASecond, 1, now).remaining()).isEqualTo(0);
+            assertThat(check(key, threeASecond, 1, now).allowed()).isFalse();
+        }
+    }
+
+    @Test
     void odd_interval_retry_after_is_exact_enough_to_be_allowed() {
         Policy seventh = new Policy(Algorithm.GCRA, 7, 1000, 2);
         String key = freshKey("odd");

@@ -45,7 +45,7 @@ class ScriptModelPropertyTest {
         redis.close();
     }
 
-    @Property(tries = 500, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
     void each_model_decides_as_its_script(@ForAll Algorithm algorithm, @ForAll("shapes") long[] first,
             @ForAll("shapes") long[] second, @ForAll("offsets") long offset, @ForAll("ops") List<Op> ops) {
         List<Policy> policies = List.of(policy(algorithm, first), policy(algorithm, second));
@@ -66,7 +66,7 @@ class ScriptModelPropertyTest {
         }
     }
 
-    @Property(tries = 500, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
     void in_memory_counters_decide_as_the_script_for_mixed_multi_key_calls(@ForAll @IntRange(min = 1, max = 3) int keyCount,
             @ForAll("policyPool") List<Policy> pool, @ForAll("offsets") long offset, @ForAll("ops") List<Op> ops) {
         String who = "m-" + UUID.randomUUID();

@@ -40,6 +40,18 @@ class TokenBucketScriptTest extends RedisScriptTestBase {
     }
 
     @Test
+    void whole_tokens_stay_whole_despite_float_noise() {
+        // 10 a second for 0.3 s is 2.9999999999999996 tokens in doubles
+        Policy tenASecond = new Policy(Algorithm.TOKEN_BUCKET, 10, 1000, 10);
+        String key = freshKey("noise");
+        long t0 = base() + 123_457;
+        check(key, tenASecond, 10, t0);
+
+        assertThat(check(key, tenASecond, 1, t0 + 300_000)).isEqualTo(new Decision(true, 2, 0, 800));
+        assertThat(check(key, tenASecond, 2, t0 + 300_000)).isEqualTo(new Decision(true, 0, 0, 1000));
+    }
+
+    @Test
     void refill_never_exceeds_burst() {
         String key = freshKey("cap");
         long t0 = base();
