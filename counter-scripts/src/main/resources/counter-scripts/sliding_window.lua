@@ -1,5 +1,6 @@
 -- sliding_window: two weighted fixed windows, as Cloudflare counts:
---   estimate = previous * (1 - elapsed_in_window / window) + current; allowed when estimate + cost <= limit.
+--   estimate = previous * (1 - elapsed_in_window / window) + current; allowed when estimate + cost <= limit
+--   (within 1e-9, float noise).
 -- Stored value, one string per key: struct.pack('<c1dddd', 's', window_start_us, period_us, previous,
 -- current), 33 bytes:
 --   window_start_us  start of the current window (aligned to multiples of the period)
@@ -10,6 +11,9 @@
 -- Policy ARGV read: limit, period_ms (burst is ignored).
 -- Per-key reply: allowed, remaining, retry_after_ms, reset_ms (until the estimate is back to 0);
 -- retry_after_ms is -1 when cost > limit.
+
+-- Float noise: 10 x (1 - 0.7) is 3.0000000000000004; an estimate this close to whole counts as whole.
+local SW_EPSILON = 1e-9
 
 -- The estimate at time t from the counts of the window starting at start.
 local function sw_estimate(start, previous, current, period, t)
@@ -47,10 +51,10 @@ ALGORITHMS.sliding_window = function(raw, limit, period_ms, burst, now, cost)
     end
   end
   local estimate = sw_estimate(start, previous, current, period, now)
-  local left_unspent = math.max(0, math.floor(limit - estimate))
+  local left_unspent = math.max(0, math.floor(limit - estimate + SW_EPSILON))
   local reset_ms = sw_reset_ms(start, previous, current, period, now)
-  if estimate + cost <= limit then
-    return 1, math.floor(limit - estimate - cost), 0, sw_reset_ms(start, previous, current + cost, period, now),
+  if estimate + cost <= limit + SW_EPSILON then
+    return 1, math.max(0, math.floor(limit - estimate - cost + SW_EPSILON)), 0, sw_reset_ms(start, previous, current + cost, period, now),
       struct.pack('<c1dddd', 's', start, period, previous, current + cost), start + 2 * period,
       left_unspent, reset_ms
   end
@@ -64,7 +68,7 @@ ALGORITHMS.sliding_window = function(raw, limit, period_ms, burst, now, cost)
       ready_at = start + period + period * (1 - (limit - cost) / current)
     end
     retry_ms = math.max(1, math.ceil((ready_at - now) / 1000))
-    while sw_estimate(start, previous, current, period, now + retry_ms * 1000) + cost > limit do
+    while sw_estimate(start, previous, current, period, now + retry_ms * 1000) + cost > limit + SW_EPSILON do
       retry_ms = retry_ms + 1
     end
   end

@@ -7,6 +7,9 @@ final class SlidingWindowModel implements CounterModel {
 
     static final SlidingWindowModel INSTANCE = new SlidingWindowModel();
 
+    /** The Lua's {@code SW_EPSILON}: an estimate this close to whole counts as whole. */
+    static final double EPSILON = 1e-9;
+
     /** Stored as {@code struct.pack('<c1dddd', 's', window_start_us, period_us, previous, current)}. */
     record State(double windowStart, double period, double previous, double current) implements BucketState {
 
@@ -36,10 +39,10 @@ final class SlidingWindowModel implements CounterModel {
             }
         }
         double estimate = estimate(start, previous, current, period, now);
-        long leftUnspent = (long) Math.max(0, Math.floor(limit - estimate));
+        long leftUnspent = (long) Math.max(0, Math.floor(limit - estimate + EPSILON));
         long resetMs = resetMs(start, previous, current, period, now);
-        if (estimate + cost <= limit) {
-            Decision decision = new Decision(true, (long) Math.floor(limit - estimate - cost), 0,
+        if (estimate + cost <= limit + EPSILON) {
+            Decision decision = new Decision(true, (long) Math.max(0, Math.floor(limit - estimate - cost + EPSILON)), 0,
                     resetMs(start, previous, current + cost, period, now));
             return new Step(decision, new State(start, period, previous, current + cost), leftUnspent, resetMs);
         }
@@ -52,7 +55,7 @@ final class SlidingWindowModel implements CounterModel {
                 readyAt = start + period + period * (1 - (limit - cost) / current);
             }
             retryMs = Math.max(1, CounterModel.ceilMs(readyAt - now));
-            while (estimate(start, previous, current, period, now + retryMs * 1000.0) + cost > limit) {
+            while (estimate(start, previous, current, period, now + retryMs * 1000.0) + cost > limit + EPSILON) {
                 retryMs = retryMs + 1;
             }
         }

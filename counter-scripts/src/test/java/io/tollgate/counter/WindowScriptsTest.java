@@ -38,6 +38,17 @@ class WindowScriptsTest extends RedisScriptTestBase {
     }
 
     @Test
+    void sliding_window_whole_estimates_stay_whole() {
+        // 10 x (1 - 0.7) is 3.0000000000000004 in doubles: 3 + 7 must still fit a limit of 10
+        Policy tenASecond = new Policy(Algorithm.SLIDING_WINDOW, 10, 1000, 10);
+        String key = freshKey("sliding-noise");
+        long t0 = base();
+        check(key, tenASecond, 10, t0);
+
+        assertThat(check(key, tenASecond, 7, t0 + 1_700_000)).isEqualTo(new Decision(true, 0, 0, 1300));
+    }
+
+    @Test
     void sliding_window_forgets_after_two_windows() {
         Policy twoASecond = new Policy(Algorithm.SLIDING_WINDOW, 2, 1000, 2);
         String key = freshKey("sliding-idle");
