@@ -5,12 +5,14 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkus.runtime.Startup;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.rules.domain.KeySpec;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 
 /** Reads the client key a rule counts by from a request: api key, client address, a header, or the global key. */
+@Startup // built at start, so a bad value fails the start naming its key
 @ApplicationScoped
 public class KeyResolver {
 

@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.Startup;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -31,6 +32,7 @@ import io.vertx.core.http.RequestOptions;
  * with back-pressure (nothing is buffered whole), dropping hop-by-hop headers and adding
  * {@code X-Forwarded-For/-Proto/-Host}. Never blocks: everything runs on the request's event loop.
  */
+@Startup // built at start, so a bad value fails the start naming its key
 @ApplicationScoped
 public class ReverseProxy {
 

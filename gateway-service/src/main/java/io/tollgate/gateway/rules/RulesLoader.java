@@ -64,6 +64,9 @@ public class RulesLoader {
 
     void onStart(@Observes StartupEvent event) {
         poll().onComplete(done -> {
+            if (stopped) {
+                return;
+            }
             if (!book.loaded()) {
                 vertx.executeBlocking(snapshot::read, false)
                         .onSuccess(set -> set.ifPresent(s -> book.apply(s, "snapshot")));

@@ -1,0 +1,56 @@
+package io.tollgate.gateway.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.Decision;
+import io.tollgate.gateway.limiter.Outcome;
+import io.tollgate.gateway.limiter.RuleDecision;
+import io.tollgate.rules.domain.FailureMode;
+import io.tollgate.rules.domain.KeySpec;
+import io.tollgate.rules.domain.MissingKey;
+import io.tollgate.rules.domain.Rule;
+import io.tollgate.rules.domain.RuleMatch;
+import io.vertx.core.MultiMap;
+
+class RateLimitHeadersTest {
+
+    @Test
+    void retryAfterRoundsUpAndIsNeverZero() {
+        assertThat(RateLimitHeaders.retryAfterSeconds(0)).isEqualTo(1);
+        assertThat(RateLimitHeaders.retryAfterSeconds(-1)).isEqualTo(1);
+        assertThat(RateLimitHeaders.retryAfterSeconds(1)).isEqualTo(1);
+        assertThat(RateLimitHeaders.retryAfterSeconds(1000)).isEqualTo(1);
+        assertThat(RateLimitHeaders.retryAfterSeconds(1001)).isEqualTo(2);
+        assertThat(RateLimitHeaders.retryAfterSeconds(9_400)).isEqualTo(10);
+    }
+
+    @Test
+    void theDesignExampleOfABucket() {
+        Rule rule = new Rule("orders.write", null, RuleMatch.ANY, KeySpec.API_KEY, Algorithm.TOKEN_BUCKET, 10,
+                Duration.ofSeconds(1), 20, FailureMode.LOCAL, false, true, MissingKey.REJECT);
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        RateLimitHeaders.write(headers,
+                new RuleDecision(rule, new Decision(true, 8, 0, 1200), Outcome.ALLOWED, false));
+        assertThat(headers.get("RateLimit-Policy")).isEqualTo("\"orders.write\";q=20;w=2");
+        assertThat(headers.get("RateLimit")).isEqualTo("\"orders.write\";r=8;t=2");
+        assertThat(headers.get("RateLimit-Limit")).isEqualTo("20");
+        assertThat(headers.get("RateLimit-Remaining")).isEqualTo("8");
+        assertThat(headers.get("RateLimit-Reset")).isEqualTo("2");
+    }
+
+    @Test
+    void aWindowReportsItsLimitAndPeriod() {
+        Rule rule = new Rule("daily", null, RuleMatch.ANY, KeySpec.GLOBAL, Algorithm.FIXED_WINDOW, 1000,
+                Duration.ofDays(1), 1000, FailureMode.OPEN, false, true, MissingKey.REJECT);
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        RateLimitHeaders.write(headers,
+                new RuleDecision(rule, new Decision(true, 999, 0, 3_600_000), Outcome.ALLOWED, false));
+        assertThat(headers.get("RateLimit-Policy")).isEqualTo("\"daily\";q=1000;w=86400");
+        assertThat(headers.get("RateLimit")).isEqualTo("\"daily\";r=999;t=3600");
+    }
+}

@@ -1,0 +1,96 @@
+package io.tollgate.gateway.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import io.tollgate.gateway.config.ConfigError;
+import io.tollgate.gateway.config.GatewayConfig;
+
+class UpstreamsTest {
+
+    @Test
+    void theLongestPrefixOnWholeSegmentsWins() {
+        Upstreams upstreams = new Upstreams(config("http://default:9000", Map.of(
+                "api", route("/api", "http://api:80"),
+                "v2", route("/api/v2", "https://v2.internal/base/"))));
+        assertThat(upstreams.forPath("/api/v2/x").authority()).isEqualTo("v2.internal");
+        assertThat(upstreams.forPath("/api/v2/x").basePath()).isEqualTo("/base");
+        assertThat(upstreams.forPath("/api/v2/x").port()).isEqualTo(443);
+        assertThat(upstreams.forPath("/api/v20").authority()).isEqualTo("api:80");
+        assertThat(upstreams.forPath("/api").authority()).isEqualTo("api:80");
+        assertThat(upstreams.forPath("/apiary").authority()).isEqualTo("default:9000");
+    }
+
+    @Test
+    void badUrlsAndPrefixesFailNamingTheKey() {
+        assertThatThrownBy(() -> new Upstreams(config("ftp://x", Map.of())))
+                .isInstanceOf(ConfigError.class)
+                .hasMessageStartingWith("tollgate.gateway.upstream=ftp://x");
+        assertThatThrownBy(() -> new Upstreams(config("http://x", Map.of("bad", route("api", "http://y")))))
+                .isInstanceOf(ConfigError.class)
+                .hasMessageStartingWith("tollgate.gateway.routes.\"bad\".prefix=api");
+    }
+
+    private static GatewayConfig.Route route(String prefix, String url) {
+        return new GatewayConfig.Route() {
+
+            @Override
+            public String prefix() {
+                return prefix;
+            }
+
+            @Override
+            public URI url() {
+                return URI.create(url);
+            }
+        };
+    }
+
+    private static GatewayConfig.Gateway config(String upstream, Map<String, GatewayConfig.Route> routes) {
+        return new GatewayConfig.Gateway() {
+
+            @Override
+            public URI upstream() {
+                return URI.create(upstream);
+            }
+
+            @Override
+            public Map<String, GatewayConfig.Route> routes() {
+                return routes;
+            }
+
+            @Override
+            public String apiKeyHeader() {
+                return "X-API-Key";
+            }
+
+            @Override
+            public Optional<List<String>> trustedProxies() {
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<String> instanceId() {
+                return Optional.empty();
+            }
+
+            @Override
+            public Duration connectTimeout() {
+                return Duration.ofSeconds(1);
+            }
+
+            @Override
+            public Duration upstreamTimeout() {
+                return Duration.ofSeconds(1);
+            }
+        };
+    }
+}

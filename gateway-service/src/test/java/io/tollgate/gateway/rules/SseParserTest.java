@@ -1,0 +1,41 @@
+package io.tollgate.gateway.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.vertx.core.buffer.Buffer;
+
+class SseParserTest {
+
+    private final List<String> events = new ArrayList<>();
+    private final SseParser parser = new SseParser(new SseListener() {
+
+        @Override
+        public void event(String data) {
+            events.add(data);
+        }
+
+        @Override
+        public void closed(Throwable error) {
+        }
+    });
+
+    @Test
+    void eventsSplitAnywhereAcrossChunksAreReassembled() {
+        String stream = ":open\n\nevent: rules\ndata: {\"version\":4}\n\nid: 5\r\ndata: a\r\ndata: b\r\n\r\n";
+        for (int i = 0; i < stream.length(); i += 3) {
+            parser.feed(Buffer.buffer(stream.substring(i, Math.min(stream.length(), i + 3))));
+        }
+        assertThat(events).containsExactly("{\"version\":4}", "a\nb");
+    }
+
+    @Test
+    void commentsAloneAreNoEvent() {
+        parser.feed(Buffer.buffer(":keep-alive\n\n:again\n\n"));
+        assertThat(events).isEmpty();
+    }
+}
