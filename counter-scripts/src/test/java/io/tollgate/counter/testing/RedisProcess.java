@@ -28,13 +28,16 @@ final class RedisProcess implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final String[] extraArgs;
-    private Process process;
+    /** Stops the server when the JVM exits without {@link #close()} (a test that forgot, a killed fork). */
+    private final Thread reaper = new Thread(this::destroyNow, "redis-reaper");
+    private volatile Process process;
 
     private RedisProcess(int port, Path dir, String[] extraArgs, Process process) {
         this.port = port;
         this.dir = dir;
         this.extraArgs = extraArgs;
         this.process = process;
+        Runtime.getRuntime().addShutdownHook(reaper);
     }
 
     /**
@@ -108,6 +111,17 @@ final class RedisProcess implements AutoCloseable {
     @Override
     public void close() {
         process.destroy();
+        waitForExit();
+        delete(dir);
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException e) {
+            // the JVM is already exiting: the hook runs anyway and finds the process gone
+        }
+    }
+
+    private void destroyNow() {
+        process.destroyForcibly();
         waitForExit();
         delete(dir);
     }
