@@ -9,6 +9,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 import io.tollgate.counter.Decision;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 
 /**
  * The store behind a time limit and a circuit breaker, measured: every call either answers within
@@ -56,10 +58,7 @@ final class GuardedStore {
             return Uni.createFrom().failure(BREAKER_OPEN);
         }
         long start = System.nanoTime();
-        return store.check(buckets)
-                .ifNoItem()
-                .after(timeout)
-                .failWith(() -> new StoreUnavailable("no answer within " + timeout.toMillis() + " ms"))
+        return withinTimeout(store.check(buckets))
                 .onItem()
                 .invoke(decisions -> {
                     latency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -70,6 +69,32 @@ final class GuardedStore {
                     (err instanceof StoreUnavailable ? timeouts : errors).increment();
                     breaker.failed();
                 });
+    }
+
+    /**
+     * Fails the check when the store is silent for {@code timeout}. On an event loop the timer is a
+     * Vert.x timer on that same loop: far cheaper per request than Mutiny's {@code ifNoItem()}, which
+     * schedules and cancels a task on a shared worker scheduler for every check.
+     */
+    private Uni<List<Decision>> withinTimeout(Uni<List<Decision>> call) {
+        Context context = Vertx.currentContext();
+        if (context == null) {
+            return call.ifNoItem().after(timeout).failWith(this::timedOut);
+        }
+        return Uni.createFrom().emitter(emitter -> {
+            long timer = context.owner().setTimer(timeout.toMillis(), t -> emitter.fail(timedOut()));
+            call.subscribe().with(decisions -> {
+                context.owner().cancelTimer(timer);
+                emitter.complete(decisions);
+            }, err -> {
+                context.owner().cancelTimer(timer);
+                emitter.fail(err);
+            });
+        });
+    }
+
+    private StoreUnavailable timedOut() {
+        return new StoreUnavailable("no answer within " + timeout.toMillis() + " ms");
     }
 
     private static Counter errors(MeterRegistry registry, String kind) {
