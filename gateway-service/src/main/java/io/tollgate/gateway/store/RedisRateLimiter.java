@@ -12,10 +12,11 @@ import io.tollgate.counter.CounterScripts;
 import io.tollgate.counter.Decision;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
-import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Redis;
-import io.vertx.mutiny.redis.client.Request;
-import io.vertx.mutiny.redis.client.Response;
+import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
 
 /**
  * The shared store: ONE {@code EVALSHA} of the {@code check} script per call, on the shard that owns the
@@ -33,10 +34,10 @@ final class RedisRateLimiter implements RateLimiter {
     private static final CounterScripts.Script SCRIPT = CounterScripts.check();
     private static final long COST = 1;
 
-    private final Redis redis;
+    private final PinnedConnections redis;
 
     RedisRateLimiter(Redis redis) {
-        this.redis = redis;
+        this.redis = new PinnedConnections(redis);
     }
 
     @Override
@@ -46,13 +47,16 @@ final class RedisRateLimiter implements RateLimiter {
                 buckets.stream().map(Bucket::policy).toList(),
                 COST,
                 OptionalLong.empty());
-        return redis.send(request(Command.EVALSHA, SCRIPT.sha1(), call))
-                .onFailure(RedisRateLimiter::isNoScript)
-                .recoverWithUni(err -> {
+        Future<Response> reply = redis.send(request(Command.EVALSHA, SCRIPT.sha1(), call))
+                .recover(err -> {
+                    if (!isNoScript(err)) {
+                        return Future.failedFuture(err);
+                    }
                     LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
                     return redis.send(request(Command.EVAL, SCRIPT.text(), call));
-                })
-                .map(reply -> call.parse(integers(reply)));
+                });
+        Future<List<Decision>> decisions = reply.map(r -> call.parse(integers(r)));
+        return Uni.createFrom().emitter(emitter -> decisions.onComplete(emitter::complete, emitter::fail));
     }
 
     private static Request request(Command command, String script, CheckCall call) {
