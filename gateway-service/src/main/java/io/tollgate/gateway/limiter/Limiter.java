@@ -123,8 +123,10 @@ public class Limiter {
         if (context == null) {
             return uni;
         }
+        // Same thread (the pinned Redis connection and the timer live on the request's loop): no hop needed.
+        Thread loop = Thread.currentThread();
         Executor back = task -> {
-            if (Vertx.currentContext() == context) {
+            if (Thread.currentThread() == loop) {
                 task.run();
             } else {
                 context.runOnContext(v -> task.run());
