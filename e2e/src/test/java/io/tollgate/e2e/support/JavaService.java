@@ -60,6 +60,9 @@ public final class JavaService implements AutoCloseable {
             Files.createDirectories(log.getParent());
             builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             process = builder.start();
+            Process started = process;
+            // processes outlive a test JVM that ends without close(): stop them with it
+            Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

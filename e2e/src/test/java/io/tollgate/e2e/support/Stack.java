@@ -39,16 +39,25 @@ public final class Stack implements AutoCloseable {
                 "TOLLGATE_ADMIN_TOKEN", ADMIN_TOKEN,
                 "TOLLGATE_GATEWAYS_LIVE_WINDOW", "10s"));
         backend = new JavaService("demo-backend", "demo-backend", Map.of());
-        rules.launch();
-        backend.launch();
-        rules.awaitLive();
-        backend.awaitLive();
-        watchCutter = cuttableWatch ? new WatchCutter(rules.port()) : null;
-        for (int i = 1; i <= gatewayCount; i++) {
-            gateways.add(new JavaService("gateway-" + i, "gateway-service", gatewayEnvironment("gateway-" + i, gatewayEnv)));
+        watchCutter = cuttableWatch ? new WatchCutter(0) : null;
+        try {
+            rules.launch();
+            backend.launch();
+            rules.awaitLive();
+            backend.awaitLive();
+            if (watchCutter != null) {
+                watchCutter.target(rules.port());
+            }
+            for (int i = 1; i <= gatewayCount; i++) {
+                gateways.add(new JavaService("gateway-" + i, "gateway-service", gatewayEnvironment("gateway-" + i, gatewayEnv)));
+            }
+            gateways.forEach(JavaService::launch);
+            gateways.forEach(g -> g.awaitLive().awaitReady());
+        } catch (RuntimeException | Error e) {
+            // a stack that failed to start must not leave processes behind
+            close();
+            throw e;
         }
-        gateways.forEach(JavaService::launch);
-        gateways.forEach(g -> g.awaitLive().awaitReady());
     }
 
     /** A stack with {@code gateways} gateways; {@code gatewayEnv} adds to or overrides their environment. */

@@ -23,11 +23,12 @@ public final class WatchCutter implements AutoCloseable {
     private static final String WATCH = "GET /api/v1/rules/watch";
 
     private final ServerSocket server;
-    private final int targetPort;
+    private volatile int targetPort;
     private final AtomicBoolean cutting = new AtomicBoolean();
     private final Set<Socket> watches = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicInteger cutStreams = new java.util.concurrent.atomic.AtomicInteger();
 
+    /** A relay to {@code targetPort} (which {@link #target(int)} may set later, before the first connection). */
     public WatchCutter(int targetPort) {
         this.targetPort = targetPort;
         try {
@@ -38,6 +39,10 @@ public final class WatchCutter implements AutoCloseable {
         Thread acceptor = new Thread(this::accept, "watch-cutter");
         acceptor.setDaemon(true);
         acceptor.start();
+    }
+
+    public void target(int port) {
+        this.targetPort = port;
     }
 
     public String url() {
