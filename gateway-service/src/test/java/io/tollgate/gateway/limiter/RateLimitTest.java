@@ -25,7 +25,7 @@ import io.tollgate.gateway.support.RedisCli;
 
 /** The limiter through HTTP against a real Redis and a real backend. */
 @QuarkusTest
-@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store.timeout", value = "250ms"))
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store.timeout", value = "1s"))
 class RateLimitTest {
 
     private String apiKey;

@@ -21,7 +21,7 @@ import io.tollgate.gateway.support.RedisCli;
 @QuarkusTest
 @WithTestResource(value = GatewayResource.class, initArgs = {
         @ResourceArg(name = "redis", value = "cluster"),
-        @ResourceArg(name = "store.timeout", value = "500ms")})
+        @ResourceArg(name = "store.timeout", value = "2s")})
 class ClusterTest {
 
     private static final int CLIENTS = 60;
