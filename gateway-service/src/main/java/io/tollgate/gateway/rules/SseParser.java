@@ -6,7 +6,7 @@ import io.vertx.core.buffer.Buffer;
 
 /**
  * The part of the {@code text/event-stream} format a gateway needs: {@code data:} lines make an event, a
- * blank line ends it, comments ({@code :keep-alive}) and other fields are skipped. Chunks may split lines
+ * blank line ends it, comments ({@code : heartbeat}) and other fields are skipped. Chunks may split lines
  * anywhere; partial lines wait for the rest.
  */
 final class SseParser {
@@ -43,8 +43,7 @@ final class SseParser {
             }
             data.append(line.substring(5).stripLeading());
             inEvent = true;
-        } else if (!line.startsWith(":")) {
-            inEvent = true; // id:, event:, retry: still make an event worth a refetch
         }
+        // id:, event:, retry: and comments (heartbeats) alone make no event, as the SSE spec says
     }
 }

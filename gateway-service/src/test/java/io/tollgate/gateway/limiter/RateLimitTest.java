@@ -121,6 +121,14 @@ class RateLimitTest {
     }
 
     @Test
+    void ipKeysIgnoreForwardedForFromAnUntrustedPeer() {
+        install("[" + rule("ip.one", "/by-ip/**", "ip", 1, "1m", 1, "") + "]");
+        given().header("X-Forwarded-For", "198.51.100.1").get("/by-ip/a").then().statusCode(200);
+        // no trusted proxies are configured: a new X-Forwarded-For is no new client
+        given().header("X-Forwarded-For", "198.51.100.2").get("/by-ip/a").then().statusCode(429);
+    }
+
+    @Test
     void oddKeysNeverCauseA5xxAndStoreShortKeysWithExpiry() {
         // a slow refill (1 an hour) keeps each key's expiry long enough to be seen on a loaded machine
         install("[" + rule("odd.keys", "/odd/**", "header:X-Tenant", 1, "1h", 100, "") + "]");

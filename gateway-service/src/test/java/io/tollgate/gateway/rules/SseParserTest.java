@@ -34,8 +34,8 @@ class SseParserTest {
     }
 
     @Test
-    void commentsAloneAreNoEvent() {
-        parser.feed(Buffer.buffer(":keep-alive\n\n:again\n\n"));
+    void commentsAndFieldsWithoutDataAreNoEvent() {
+        parser.feed(Buffer.buffer("retry: 1000\n: watching versions after 3\n\n: heartbeat\n\n"));
         assertThat(events).isEmpty();
     }
 }
