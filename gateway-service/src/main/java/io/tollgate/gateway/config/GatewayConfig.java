@@ -103,9 +103,13 @@ public interface GatewayConfig {
     /** The store's circuit breaker. */
     interface Breaker {
 
-        /** Consecutive failed checks that open the breaker. */
-        @WithDefault("5")
-        int failureThreshold();
+        /** How many of the latest checks the breaker looks at. */
+        @WithDefault("100")
+        int window();
+
+        /** The share of failed checks in the window, from 0.01 to 1, that opens the breaker. */
+        @WithDefault("0.6")
+        double failureRate();
 
         /** How long an open breaker answers without calling the store before one probe goes through. */
         @WithDefault("1s")

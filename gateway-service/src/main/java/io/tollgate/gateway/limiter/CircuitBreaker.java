@@ -1,16 +1,20 @@
 package io.tollgate.gateway.limiter;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 import org.jboss.logging.Logger;
 
 /**
- * Stops calling a dead store: after {@code threshold} consecutive failures it opens and every check goes
- * straight to its failure mode (no timeout paid per request); after {@code openForNanos} one probe goes
- * through; its success closes the breaker, its failure opens it again. Lock-free; each transition is
- * logged once.
+ * Stops calling a dead store: when at least {@code failureRate} of the last {@code window} checks failed it
+ * opens, and every check goes straight to its failure mode (no timeout paid per request); after
+ * {@code openForNanos} one probe goes through; its success closes the breaker, its failure opens it again.
+ * Each transition is logged once.
+ * <p>
+ * A share of a window, not a run of consecutive failures: when one shard of a Redis Cluster dies, about a
+ * third of the checks fail until its replica takes over, and a run of five failures comes within
+ * milliseconds; a breaker that opened then would fail EVERY client, those on healthy shards too. A dead
+ * store fails every check and fills the window at once.
  * <p>
  * Written here rather than taken from SmallRye Fault Tolerance: the breaker must sit inside one Mutiny
  * chain shared by rules with different fallbacks, expose its state as a gauge and log transitions, and a
@@ -25,15 +29,19 @@ final class CircuitBreaker {
         CLOSED, OPEN, HALF_OPEN
     }
 
+    private final boolean[] outcomes;
     private final int threshold;
     private final long openForNanos;
     private final LongSupplier nanoClock;
     private final AtomicReference<State> state = new AtomicReference<>(State.CLOSED);
-    private final AtomicInteger failures = new AtomicInteger();
+    private int next;
+    private int failures;
     private volatile long openedAtNanos;
 
-    CircuitBreaker(int threshold, long openForNanos, LongSupplier nanoClock) {
-        this.threshold = Math.max(1, threshold);
+    /** @param failureRate the share of failed checks in the window that opens the breaker, in (0, 1] */
+    CircuitBreaker(int window, double failureRate, long openForNanos, LongSupplier nanoClock) {
+        this.outcomes = new boolean[Math.max(1, window)];
+        this.threshold = Math.max(1, (int) Math.ceil(outcomes.length * failureRate));
         this.openForNanos = openForNanos;
         this.nanoClock = nanoClock;
     }
@@ -55,18 +63,35 @@ final class CircuitBreaker {
     }
 
     void succeeded() {
-        failures.set(0);
         if (state.get() != State.CLOSED) {
+            forget();
             transition(state.get(), State.CLOSED, "counter store answers again: breaker closed");
+        } else {
+            record(false);
         }
     }
 
     void failed() {
         if (state.get() == State.HALF_OPEN) {
             open(State.HALF_OPEN);
-        } else if (failures.incrementAndGet() >= threshold && state.get() == State.CLOSED) {
+        } else if (record(true) >= threshold && state.get() == State.CLOSED) {
             open(State.CLOSED);
         }
+    }
+
+    /** Slides the window by one outcome; returns the failures now in it. */
+    private synchronized int record(boolean failed) {
+        if (outcomes[next] != failed) {
+            failures += failed ? 1 : -1;
+            outcomes[next] = failed;
+        }
+        next = (next + 1) % outcomes.length;
+        return failures;
+    }
+
+    private synchronized void forget() {
+        java.util.Arrays.fill(outcomes, false);
+        failures = 0;
     }
 
     private void open(State from) {

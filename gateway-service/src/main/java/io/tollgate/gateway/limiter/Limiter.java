@@ -43,7 +43,8 @@ public class Limiter {
         this.keys = keys;
         GatewayConfig.Breaker breaker = config.store().breaker();
         this.store = new GuardedStore(store, config.store().timeout(),
-                new CircuitBreaker(breaker.failureThreshold(), breaker.openFor().toNanos(), System::nanoTime),
+                new CircuitBreaker(breaker.window(), breaker.failureRate(), breaker.openFor().toNanos(),
+                        System::nanoTime),
                 registry);
         this.failure = new FailurePolicy(live, Clock.systemUTC());
         this.metrics = metrics;

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class CircuitBreakerTest {
 
     private final AtomicLong nanos = new AtomicLong();
-    private final CircuitBreaker breaker = new CircuitBreaker(3, 1_000_000_000L, nanos::get);
+    private final CircuitBreaker breaker = new CircuitBreaker(5, 0.6, 1_000_000_000L, nanos::get);
 
     @Test
     void opensAfterConsecutiveFailuresProbesOnceAfterTheWaitAndClosesOnSuccess() {
@@ -32,6 +32,7 @@ class CircuitBreakerTest {
         for (int i = 0; i < 3; i++) {
             breaker.failed();
         }
+        assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.OPEN);
         nanos.addAndGet(1_000_000_000L);
         assertThat(breaker.allowsCall()).isTrue();
         breaker.failed();
@@ -41,12 +42,29 @@ class CircuitBreakerTest {
     }
 
     @Test
-    void aSuccessResetsTheCount() {
-        breaker.failed();
-        breaker.failed();
-        breaker.succeeded();
-        breaker.failed();
-        breaker.failed();
+    void aShareOfFailuresBelowTheRateKeepsItClosed() {
+        // one dead shard of three: every third check fails, for as long as it takes
+        for (int i = 0; i < 300; i++) {
+            if (i % 3 == 0) {
+                breaker.failed();
+            } else {
+                breaker.succeeded();
+            }
+        }
         assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.CLOSED);
+    }
+
+    @Test
+    void failuresOutsideTheWindowAreForgotten() {
+        breaker.failed();
+        breaker.failed();
+        for (int i = 0; i < 5; i++) {
+            breaker.succeeded();
+        }
+        breaker.failed();
+        breaker.failed();
+        assertThat(breaker.state()).as("2 of the last 5 failed").isEqualTo(CircuitBreaker.State.CLOSED);
+        breaker.failed();
+        assertThat(breaker.state()).as("3 of the last 5 failed").isEqualTo(CircuitBreaker.State.OPEN);
     }
 }

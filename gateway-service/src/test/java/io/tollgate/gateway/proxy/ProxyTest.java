@@ -99,6 +99,14 @@ class ProxyTest {
         assertThat(echo.getLong("bytes")).isEqualTo(FIFTY_MB);
         assertThat(echo.getLong("crc")).isEqualTo(PatternStream.crcOf(FIFTY_MB));
 
+        // with a Content-Length too: no body-size limit of the gateway's own (that is the backend's call)
+        HttpResponse<String> sized = client.send(HttpRequest.newBuilder(gateway("/upload"))
+                .POST(HttpRequest.BodyPublishers.fromPublisher(
+                        HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(FIFTY_MB)), FIFTY_MB))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(sized.statusCode()).as(sized.body()).isEqualTo(200);
+        assertThat(JsonPath.from(sized.body()).getLong("bytes")).isEqualTo(FIFTY_MB);
+
         HttpResponse<InputStream> down = client.send(HttpRequest.newBuilder(gateway("/download/" + FIFTY_MB)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         assertThat(down.statusCode()).isEqualTo(200);
