@@ -29,7 +29,9 @@ class RulePropagationTest {
 
     @AfterAll
     static void stop() {
-        stack.close();
+        if (stack != null) {
+            stack.close();
+        }
     }
 
     @Test

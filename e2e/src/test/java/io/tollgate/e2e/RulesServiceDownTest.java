@@ -26,7 +26,9 @@ class RulesServiceDownTest {
 
     @AfterAll
     static void stop() {
-        stack.close();
+        if (stack != null) {
+            stack.close();
+        }
     }
 
     @Test

@@ -49,7 +49,8 @@ public final class Stack implements AutoCloseable {
                 watchCutter.target(rules.port());
             }
             for (int i = 1; i <= gatewayCount; i++) {
-                gateways.add(new JavaService("gateway-" + i, "gateway-service", gatewayEnvironment("gateway-" + i, gatewayEnv)));
+                gateways.add(
+                        new JavaService("gateway-" + i, "gateway-service", gatewayEnvironment("gateway-" + i, gatewayEnv)));
             }
             gateways.forEach(JavaService::launch);
             gateways.forEach(g -> g.awaitLive().awaitReady());
