@@ -10,7 +10,8 @@
 #   gateway-service GET /anything through the gateway to a running demo-backend -> 200 (a rule applies,
 #                   so the first answer includes a counter check on Redis)
 # RSS = VmRSS of the java process right after that answer, and after LOAD_SECONDS of wrk load (one more
-# start per mode, not timed). The modes take turns (run 1 of each mode, then run 2 ...).
+# start per mode, not timed), with its anonymous part (RssAnon: what is not a mapped file such as the
+# jars or a CDS/AOT archive, whose clean pages the kernel can drop and share between processes). The modes take turns (run 1 of each mode, then run 2 ...).
 # AppCDS and AOT modes first make their archive in a training run that serves real requests (wrk, 5 s),
 # stopped with SIGTERM so the JVM writes the archive as it exits.
 #
@@ -185,10 +186,11 @@ for svc in "${SERVICES[@]}"; do
     rate=$(awk '/Requests\/sec/{printf "%.0f", $2}' <<<"$out")
     bad=$(awk '/Non-2xx/{print $NF}' <<<"$out")
     loaded=$(rss_kb "$pid")
+    anon=$(awk '/^RssAnon:/{print $2}' "/proc/$pid/status")
     stop "$pid"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$svc" "$mode" "$(tr ' ' '\n' <<<"${TIMES[$mode]}" | grep . | median)" \
-      "${TIMES[$mode]% }" "$(tr ' ' '\n' <<<"${RSSS[$mode]}" | grep . | median)" "$loaded" "$rate" "${bad:-0}" >>"$RESULTS"
-    echo "$svc $mode after ${LOAD_SECONDS}s of load: RSS $((loaded / 1024)) MB, $rate req/s" >&2
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$svc" "$mode" "$(tr ' ' '\n' <<<"${TIMES[$mode]}" | grep . | median)" \
+      "${TIMES[$mode]% }" "$(tr ' ' '\n' <<<"${RSSS[$mode]}" | grep . | median)" "$loaded" "$rate" "${bad:-0}" "$anon" >>"$RESULTS"
+    echo "$svc $mode after ${LOAD_SECONDS}s of load: RSS $((loaded / 1024)) MB (anonymous $((anon / 1024)) MB), $rate req/s" >&2
   done
 done
 
@@ -197,6 +199,6 @@ echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  host: $(nproc) cores, $(free -m | awk '
   "${JAVA_OPTS:+ JAVA_OPTS: $JAVA_OPTS}"
 echo "JDK 17: $("$JAVA17" -version 2>&1 | head -1)  JDK 25: $("$JAVA25" -version 2>&1 | head -1)"
 echo
-echo "| service | mode | first answer, median (ms) | each start (ms) | RSS at first answer, median (MB) | RSS after load (MB) | load (req/s) | non-2xx |"
-echo "|---|---|---|---|---|---|---|---|"
-awk -F'\t' '{printf "| %s | %s | %d | %s | %.0f | %.0f | %s | %s |\n", $1, $2, $3, $4, $5/1024, $6/1024, $7, $8}' "$RESULTS"
+echo "| service | mode | first answer, median (ms) | each start (ms) | RSS at first answer, median (MB) | RSS after load (MB) | of which anonymous (MB) | load (req/s) | non-2xx |"
+echo "|---|---|---|---|---|---|---|---|---|"
+awk -F'\t' '{printf "| %s | %s | %d | %s | %.0f | %.0f | %.0f | %s | %s |\n", $1, $2, $3, $4, $5/1024, $6/1024, $9/1024, $7, $8}' "$RESULTS"
