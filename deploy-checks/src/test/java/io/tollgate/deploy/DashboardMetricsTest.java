@@ -74,7 +74,7 @@ class DashboardMetricsTest {
 
     @Test
     void everyMetricTheDashboardQueriesIsExported() {
-        JsonNode dashboard = Repo.YAML.valueToTree(readJson("docker/grafana/dashboards/tollgate.json"));
+        JsonNode dashboard = Repo.json("docker/grafana/dashboards/tollgate.json");
         Set<String> queried = new TreeSet<>();
         dashboard.path("panels").forEach(panel -> panel.path("targets").forEach(target -> {
             Matcher m = METRIC.matcher(target.path("expr").asText());
@@ -91,14 +91,6 @@ class DashboardMetricsTest {
             exported.add(m.group());
         }
         assertThat(exported).containsAll(queried);
-    }
-
-    private static Object readJson(String file) {
-        try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(Repo.read(file), Object.class);
-        } catch (IOException e) {
-            throw new IllegalStateException(file + " is not JSON", e);
-        }
     }
 
     private static int status(String path) {

@@ -14,7 +14,6 @@ import org.yaml.snakeyaml.Yaml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 /**
@@ -82,15 +81,20 @@ final class Repo {
         return docs.get(0);
     }
 
+    /** A JSON file as a tree. */
+    static JsonNode json(String relative) {
+        try {
+            return new ObjectMapper().readTree(read(relative));
+        } catch (IOException e) {
+            throw new UncheckedIOException(relative + " is not JSON", e);
+        }
+    }
+
     static String read(String relative) {
         try {
             return Files.readString(path(relative));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    static ObjectNode emptyObject() {
-        return YAML.createObjectNode();
     }
 }

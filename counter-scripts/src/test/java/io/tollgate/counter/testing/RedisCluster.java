@@ -101,11 +101,6 @@ public final class RedisCluster implements AutoCloseable {
         nodes.forEach(RedisProcess::kill);
     }
 
-    /** Starts the node at {@code address} again after a kill; it rejoins the cluster as itself. */
-    public void restart(String address) {
-        node(address).restart();
-    }
-
     /** Starts every killed node again, and returns once the cluster is whole and ready. */
     public void restartAll() {
         nodes.forEach(RedisProcess::restart);

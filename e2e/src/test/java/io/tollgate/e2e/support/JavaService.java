@@ -83,12 +83,6 @@ public final class JavaService implements AutoCloseable {
         return this;
     }
 
-    /** The same service again on the same port and configuration (after {@link #kill()} or {@link #stop()}). */
-    public JavaService restart() {
-        stop();
-        return start();
-    }
-
     /** Ends the process at once, as a crash would. */
     public void kill() {
         if (process != null) {

@@ -39,7 +39,7 @@ public final class Stack implements AutoCloseable {
                 "TOLLGATE_ADMIN_TOKEN", ADMIN_TOKEN,
                 "TOLLGATE_GATEWAYS_LIVE_WINDOW", "10s"));
         backend = new JavaService("demo-backend", "demo-backend", Map.of());
-        watchCutter = cuttableWatch ? new WatchCutter(0) : null;
+        watchCutter = cuttableWatch ? new WatchCutter() : null;
         try {
             rules.launch();
             backend.launch();

@@ -28,9 +28,8 @@ public final class WatchCutter implements AutoCloseable {
     private final Set<Socket> watches = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicInteger cutStreams = new java.util.concurrent.atomic.AtomicInteger();
 
-    /** A relay to {@code targetPort} (which {@link #target(int)} may set later, before the first connection). */
-    public WatchCutter(int targetPort) {
-        this.targetPort = targetPort;
+    /** A relay that listens at once; {@link #target(int)} names the rules service before the first connection. */
+    public WatchCutter() {
         try {
             server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
