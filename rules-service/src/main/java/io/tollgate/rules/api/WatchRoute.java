@@ -44,6 +44,7 @@ class WatchRoute {
         this.vertx = vertx;
         this.heartbeat = config.watch().heartbeat();
         meters.gauge("tollgate.rules.watchers", changes, RuleChanges::listenerCount);
+        meters.gauge("tollgate.rules.listening", changes, c -> c.listening() ? 1 : 0);
     }
 
     void install(@Observes Router router) {

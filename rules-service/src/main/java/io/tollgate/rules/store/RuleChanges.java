@@ -34,6 +34,7 @@ public class RuleChanges {
     private final String channel;
     private final PgSubscriber subscriber;
     private volatile boolean stopping;
+    private volatile boolean listening;
 
     RuleChanges(Vertx vertx, RulesConfig config,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
@@ -52,8 +53,12 @@ public class RuleChanges {
         subscriber.channel(channel)
                 .handler(version -> pokeAll())
                 // after a (re)connect, notifications sent meanwhile are lost: have every watcher re-read
-                .subscribeHandler(v -> pokeAll());
+                .subscribeHandler(v -> {
+                    listening = true;
+                    pokeAll();
+                });
         subscriber.closeHandler(v -> {
+            listening = false;
             if (!stopping) {
                 LOG.warn("LISTEN connection to PostgreSQL closed; watchers hear nothing until it reconnects");
             }
@@ -70,6 +75,11 @@ public class RuleChanges {
     public Runnable subscribe(Runnable listener) {
         listeners.add(listener);
         return () -> listeners.remove(listener);
+    }
+
+    /** Whether the LISTEN is in place, so that commits from any instance reach this one's watchers. */
+    public boolean listening() {
+        return listening;
     }
 
     /** How many watchers listen now. */

@@ -65,8 +65,8 @@ class CrossInstanceWatchTest {
         try (SecondInstance other = new SecondInstance(config)) {
             AtomicInteger pokes = new AtomicInteger();
             other.changes.subscribe(pokes::incrementAndGet);
-            // the first poke comes from LISTEN being in place
-            await().atMost(Duration.ofSeconds(5)).until(() -> pokes.get() >= 1);
+            // its LISTEN may be in place before the subscription above (its poke then went to nobody)
+            await().atMost(Duration.ofSeconds(5)).until(other.changes::listening);
             int before = pokes.get();
 
             as(ADMIN).body(rule(id("local"), 1)).post("/api/v1/rules").then().statusCode(201);
