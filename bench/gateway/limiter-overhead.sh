@@ -10,7 +10,7 @@
 # Redis calls and usec_per_call of EVALSHA (INFO commandstats).
 #
 # Needs: wrk, nginx, redis-server, redis-cli, java 17, and ./mvnw -B package -pl gateway-service done.
-# Env: DURATION (10s) CONNECTIONS (50) THREADS (2) ROUNDS (3) LIGHT_CONNECTIONS (4)
+# Env: DURATION (10s) CONNECTIONS (50) THREADS (2) ROUNDS (3) LIGHT_CONNECTIONS (4) GATEWAY_JAVA_OPTS
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,6 +19,8 @@ CONNECTIONS=${CONNECTIONS:-50}
 THREADS=${THREADS:-2}
 ROUNDS=${ROUNDS:-3}
 LIGHT_CONNECTIONS=${LIGHT_CONNECTIONS:-4}
+# the launcher's default JVM flags (./tollgate up); add e.g. -XX:StartFlightRecording=filename=gw.jfr to profile
+GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:--XX:+UseSerialGC -Xmx64m}
 JAR="$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"
 for tool in wrk nginx redis-server redis-cli java curl; do
   command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }
@@ -67,7 +69,7 @@ JSON
 QUARKUS_HTTP_PORT=$GATEWAY TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" \
   QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$REDIS" TOLLGATE_RULES_URL="http://127.0.0.1:1" \
   TOLLGATE_RULES_WATCH=false TOLLGATE_RULES_SNAPSHOT="$WORK/rules.json" \
-  java -jar "$JAR" >"$WORK/gateway.log" 2>&1 &
+  java $GATEWAY_JAVA_OPTS -jar "$JAR" >"$WORK/gateway.log" 2>&1 &
 GW_PID=$!
 PIDS+=($GW_PID)
 for _ in $(seq 1 150); do
@@ -79,15 +81,16 @@ curl -fs -H 'X-API-Key: bench' "http://127.0.0.1:$GATEWAY/limited/x" -o /dev/nul
   || { echo "the limited path is not limited" >&2; exit 1; }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$GW_PID/stat"; }
+sys_ticks() { awk '{print $15}' "/proc/$GW_PID/stat"; }
 evalsha() { redis-cli -p "$REDIS" INFO commandstats | tr -d '\r' | awk -F'[=,:]' '/^cmdstat_evalsha:/{print $3, $5}'; }
 TICK=$(getconf CLK_TCK)
 
 # run NAME URL CONNECTIONS -> prints: name req/s p50 p99 requests cpu_us_per_req evalsha_per_req usec_per_call
 run() {
   local name=$1 url=$2 conns=$3 out t0 t1 e0 e1 reqs
-  t0=$(cpu_ticks); e0=$(evalsha)
+  t0=$(cpu_ticks); s0=$(sys_ticks); e0=$(evalsha)
   out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$url")
-  t1=$(cpu_ticks); e1=$(evalsha)
+  t1=$(cpu_ticks); s1=$(sys_ticks); e1=$(evalsha)
   reqs=$(echo "$out" | awk '/requests in/{print $1}')
   local rps p50 p99
   rps=$(echo "$out" | awk '/Requests\/sec/{print $2}')
@@ -95,11 +98,12 @@ run() {
   p99=$(echo "$out" | awk '$1=="99%"{print $2}')
   local calls0 calls1 usec0 usec1
   read -r calls0 usec0 <<<"${e0:-0 0}"; read -r calls1 usec1 <<<"${e1:-0 0}"
-  local cpu_us evals per_call
+  local cpu_us sys_us evals per_call
   cpu_us=$(awk -v a="$t0" -v b="$t1" -v r="$reqs" -v hz="$TICK" 'BEGIN{printf "%.1f", (b-a)*1e6/hz/r}')
+  sys_us=$(awk -v a="$s0" -v b="$s1" -v r="$reqs" -v hz="$TICK" 'BEGIN{printf "%.1f", (b-a)*1e6/hz/r}')
   evals=$(awk -v a="$calls0" -v b="$calls1" -v r="$reqs" 'BEGIN{printf "%.3f", (b-a)/r}')
   per_call=$(awk -v a="$calls0" -v b="$calls1" -v x="$usec0" -v y="$usec1" 'BEGIN{ if (b>a) printf "%.2f", (y-x)/(b-a); else print "-"}')
-  echo "$name $rps $p50 $p99 $reqs $cpu_us $evals $per_call"
+  echo "$name $rps $p50 $p99 $reqs $cpu_us $evals $per_call $sys_us"
 }
 
 echo "warm-up..." >&2
@@ -108,12 +112,12 @@ DURATION=5s run warm "http://127.0.0.1:$GATEWAY/limited/x" "$CONNECTIONS" >/dev/
 DURATION=3s run warm "http://127.0.0.1:$PROXY/x" "$CONNECTIONS" >/dev/null
 
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
-echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req | EVALSHA/req | Redis µs/EVALSHA |"
+echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | EVALSHA/req | Redis µs/EVALSHA |"
 echo "|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
   for spec in "off http://127.0.0.1:$GATEWAY/open/x" "on http://127.0.0.1:$GATEWAY/limited/x" "nginx http://127.0.0.1:$PROXY/x"; do
     set -- $spec
-    run "$1" "$2" "$CONNECTIONS" | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, ($1=="nginx"?"-":$6), $7, $8}'
+    run "$1" "$2" "$CONNECTIONS" | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, ($1=="nginx"?"-":$6" ("$9")"), $7, $8}'
   done
 done
 echo
