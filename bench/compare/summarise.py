@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Turns the raw files of one bench/compare/run.sh run into Markdown: medians, ratios, goals.
+
+Usage: summarise.py WORK_DIR   (reads meta.tsv, runs.tsv, flood.tsv, footprint.tsv, tollgate-metrics.txt)
+"""
+import statistics
+import sys
+from pathlib import Path
+
+VARIANTS = ["direct", "nginx", "tollgate-off", "tollgate-rule", "tollgate-flood", "scg"]
+LABELS = {
+    "direct": "backend direct (nginx `return 200`)",
+    "nginx": "nginx, plain reverse proxy",
+    "tollgate-off": "Tollgate, no matching rule",
+    "tollgate-rule": "Tollgate, one rule (nothing rejected)",
+    "tollgate-flood": "Tollgate, one rule, flood from one rejected key",
+    "scg": "Spring Cloud Gateway + RedisRateLimiter",
+}
+RUN_FIELDS = ["part", "variant", "round", "rate", "rps", "requests", "p50", "p99", "p999", "non2xx",
+              "socket_errors", "cpu", "redis_cmds", "scripts", "redis_cpu", "fallbacks"]
+
+
+def rows(path, fields):
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        values = line.split("\t")
+        out.append(dict(zip(fields, values)))
+    return out
+
+
+def num(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def ms(us):
+    return "-" if us is None else f"{us / 1000:.2f}"
+
+
+def fmt(value, digits=0):
+    if value is None:
+        return "-"
+    return f"{value:,.{digits}f}"
+
+
+def ratio(a, b):
+    return None if a is None or not b else a / b
+
+
+def fallbacks(runs):
+    """The checks that the store did not answer in time (Tollgate's failure mode decided), over all rounds."""
+    values = [num(r.get("fallbacks")) for r in runs]
+    values = [v for v in values if v is not None]
+    return f"{int(sum(values)):,}" if values else "-"
+
+
+def main():
+    work = Path(sys.argv[1])
+    meta = {}
+    notes = []
+    for line in (work / "meta.tsv").read_text().splitlines():
+        key, _, value = line.partition("\t")
+        if key == "note":
+            notes.append(value)
+        else:
+            meta[key] = value
+    runs = rows(work / "runs.tsv", RUN_FIELDS)
+    print(f"date: {meta.get('date')}; machine: {meta.get('machine')}; load average before {meta.get('load_before')}, "
+          f"after {meta.get('load_after')}; {meta.get('elapsed')} in all")
+    print(f"command: `{meta.get('command')}`; {meta.get('settings')}")
+    print(f"Tollgate: {meta.get('tollgate_java')}; SCG: {meta.get('scg_java')}; {meta.get('versions')}")
+    print()
+
+    med = {}
+    request_runs = [r for r in runs if r["part"] == "requests"]
+    if request_runs:
+        print("### Requests (median of the rounds)")
+        print()
+        print("| variant | req/s | each round | p50 ms | p99 ms | p99.9 ms | non-2xx | CPU µs/req | store calls "
+              "(EVAL+EVALSHA)/req | Redis commands/req, script-inner too | Redis CPU µs/req | failure-mode decisions |")
+        print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for variant in VARIANTS:
+            mine = [r for r in request_runs if r["variant"] == variant]
+            if not mine:
+                continue
+            m = {f: median([num(r[f]) for r in mine]) for f in RUN_FIELDS[4:]}
+            m["each"] = [num(r["rps"]) for r in mine]
+            med[variant] = m
+            print(f"| {LABELS[variant]} | {fmt(m['rps'])} | {' '.join(fmt(v) for v in m['each'])} | {ms(m['p50'])} "
+                  f"| {ms(m['p99'])} | {ms(m['p999'])} | {sum(int(num(r['non2xx']) or 0) for r in mine)} "
+                  f"| {fmt(m['cpu'], 1)} | {fmt(m['scripts'], 3)} | {fmt(m['redis_cmds'], 3)} | {fmt(m['redis_cpu'], 1)} "
+                  f"| {fallbacks(mine)} |")
+        print()
+        print("CPU µs/req: utime + stime of the process under test (the backend for `direct`, nginx's master and "
+              "workers for the proxy) over the requests it answered (with the flood: legitimate and flood requests). "
+              "Redis columns from `INFO commandstats` before and after each run, per legitimate request (with the "
+              "flood, the flood's calls are included); Redis counts the commands a script calls as commands too, so "
+              "the second column is the store's work and the first the round trips that carry a check. Failure-mode "
+              "decisions: Tollgate's checks that Redis did not answer within `tollgate.store.timeout` (20 ms) or "
+              "that the open breaker short-circuited (`fallback_*` in `tollgate_decisions_total`); they made no or a "
+              "late store call.")
+        print()
+
+        def per_round(a, b):
+            out = []
+            for ra in [r for r in request_runs if r["variant"] == a]:
+                for rb in [r for r in request_runs if r["variant"] == b and r["round"] == ra["round"]]:
+                    out.append(ratio(num(ra["rps"]), num(rb["rps"])))
+            return out
+
+        print("| ratio (req/s) | of the medians | per round | goal |")
+        print("|---|---:|---|---|")
+        goals = {("tollgate-rule", "nginx"): 0.5, ("tollgate-rule", "tollgate-off"): 0.65}
+        for a, b in [("tollgate-rule", "nginx"), ("tollgate-rule", "tollgate-off"), ("scg", "nginx"),
+                     ("tollgate-rule", "scg"), ("nginx", "direct"), ("tollgate-off", "nginx"),
+                     ("tollgate-flood", "tollgate-rule")]:
+            if a not in med or b not in med:
+                continue
+            r = ratio(med[a]["rps"], med[b]["rps"])
+            goal = goals.get((a, b))
+            verdict = ""
+            if goal is not None and r is not None:
+                verdict = f"≥ {goal}: " + ("met" if r >= goal else f"not met ({r / goal:.0%} of the goal)")
+            print(f"| {a} ÷ {b} | {fmt(r, 2)} | {' '.join(fmt(x, 2) for x in per_round(a, b))} | {verdict} |")
+        print()
+
+    flood = rows(work / "flood.tsv", ["round", "legit_rps", "flood_rps", "flood_requests", "flood_non2xx",
+                                       "store_rejected", "store_allowed", "cached", "fallbacks", "seconds"])
+    if flood:
+        print("### The flood from one rejected key (rule `bench.flood`: 1 a second, burst 1; wrk -t1 alongside)")
+        print()
+        print("| round | legitimate req/s | flood req/s | flood answers | of which 429 | store calls: rejected "
+              "| store calls: allowed | cached rejections (no store call) | failure-mode decisions | rejected store calls per second |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for f in flood:
+            per_s = (num(f["store_rejected"]) or 0) / (num(f["seconds"]) or 1)
+            print(f"| {f['round']} | {fmt(num(f['legit_rps']))} | {fmt(num(f['flood_rps']))} "
+                  f"| {fmt(num(f['flood_requests']))} | {fmt(num(f['flood_non2xx']))} | {f['store_rejected']} "
+                  f"| {f['store_allowed']} | {fmt(num(f['cached']))} | {f['fallbacks']} | {per_s:.2f} |")
+        print()
+        print("The retry period of `bench.flood` is 1 s: a rejected key may cost at most one store call per second "
+              "per gateway (goal); the allowed ones are the token that refills each second.")
+        print()
+
+    paced = [r for r in runs if r["part"] == "paced"]
+    if paced:
+        rate = meta.get("paced_rate")
+        print(f"### Half saturation: {rate} req/s offered (half of tollgate-rule's median req/s above), "
+              "paced by keys.lua's delay()")
+        print()
+        print("| variant | offered req/s | achieved req/s | p50 ms | p99 ms | p99.9 ms | each round's p99 ms | CPU µs/req |")
+        print("|---|---:|---:|---:|---:|---:|---|---:|")
+        pm = {}
+        for variant in ["tollgate-off", "tollgate-rule"]:
+            mine = [r for r in paced if r["variant"] == variant]
+            if not mine:
+                continue
+            m = {f: median([num(r[f]) for r in mine]) for f in RUN_FIELDS[4:]}
+            pm[variant] = m
+            print(f"| {LABELS[variant]} | {rate} | {fmt(m['rps'])} | {ms(m['p50'])} | {ms(m['p99'])} | {ms(m['p999'])} "
+                  f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} |")
+        if len(pm) == 2:
+            added99 = pm["tollgate-rule"]["p99"] - pm["tollgate-off"]["p99"]
+            added50 = pm["tollgate-rule"]["p50"] - pm["tollgate-off"]["p50"]
+            verdict = "met" if added99 <= 1000 else f"not met (by {(added99 - 1000) / 1000:.2f} ms)"
+            print()
+            print(f"Added by the limiter at this rate: p50 {added50 / 1000:+.2f} ms, p99 {added99 / 1000:+.2f} ms "
+                  f"(goal p99 ≤ 1 ms: {verdict}). wrk times each request from its write, so these are service times "
+                  "at the offered rate, not corrected for coordinated omission as wrk2 would.")
+        print()
+
+    foot = rows(work / "footprint.tsv", ["mode", "run", "ms", "rss", "rss_load", "anon_load", "load_rps"])
+    if foot:
+        print("### Footprint: launch to the first proxied 200 that the limiter checked; RSS after "
+              "a minute of load")
+        print()
+        print("| mode | first checked answer, median (ms) | each start (ms) | RSS then, median (MB) "
+              "| RSS after load (MB) | of which anonymous (MB) | load req/s | goal ≤ 1 s / < 150 MB |")
+        print("|---|---:|---|---:|---:|---:|---:|---|")
+        for mode in dict.fromkeys(f["mode"] for f in foot):
+            mine = [f for f in foot if f["mode"] == mode]
+            t = median([num(f["ms"]) for f in mine])
+            rss = median([num(f["rss"]) for f in mine])
+            loaded = [f for f in mine if num(f["rss_load"]) is not None]
+            rss_load = num(loaded[-1]["rss_load"]) if loaded else None
+            anon = num(loaded[-1]["anon_load"]) if loaded else None
+            rps = num(loaded[-1]["load_rps"]) if loaded else None
+            verdicts = []
+            if t is not None:
+                verdicts.append("start met" if t <= 1000 else f"start not met (+{(t - 1000) / 1000:.2f} s)")
+            if rss_load is not None:
+                mb = rss_load / 1024
+                verdicts.append("RSS met" if mb < 150 else f"RSS not met (+{mb - 150:.0f} MB)")
+            print(f"| {mode} | {fmt(t)} | {' '.join(f['ms'] for f in mine)} | {fmt(rss and rss / 1024)} "
+                  f"| {fmt(rss_load and rss_load / 1024)} | {fmt(anon and anon / 1024)} | {fmt(rps)} "
+                  f"| {'; '.join(verdicts)} |")
+        print()
+    for note in notes:
+        print(f"Note: {note}")
+    metrics = work / "tollgate-metrics.txt"
+    if metrics.exists() and metrics.read_text().strip():
+        print()
+        print("Tollgate's decision counters over the request and half-saturation parts:")
+        print()
+        print("```")
+        print(metrics.read_text().strip())
+        print("```")
+
+
+if __name__ == "__main__":
+    main()
