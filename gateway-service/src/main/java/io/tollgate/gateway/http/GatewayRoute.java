@@ -13,7 +13,10 @@ import io.tollgate.gateway.proxy.ReverseProxy;
 import io.tollgate.gateway.proxy.UpstreamFailure;
 import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.rules.domain.Rule;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.Router;
@@ -59,9 +62,24 @@ class GatewayRoute {
             });
             return;
         }
-        limiter.check(matched, request)
-                .subscribe()
-                .with(verdict -> answer(request, verdict), err -> failed(request, err));
+        Context context = Vertx.currentContext();
+        Thread loop = Thread.currentThread();
+        limiter.check(matched, request).onComplete(result -> {
+            // the answer is written on the request's own thread: hop back only if the store answered elsewhere
+            if (Thread.currentThread() == loop || context == null) {
+                decided(request, result);
+            } else {
+                context.runOnContext(v -> decided(request, result));
+            }
+        });
+    }
+
+    private void decided(HttpServerRequest request, AsyncResult<Verdict> result) {
+        if (result.succeeded()) {
+            answer(request, result.result());
+        } else {
+            failed(request, result.cause());
+        }
     }
 
     private void answer(HttpServerRequest request, Verdict verdict) {

@@ -1,18 +1,24 @@
 package io.tollgate.gateway.limiter;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-/** {@code tollgate_decisions_total{rule,outcome}}; counters are looked up once per (rule, outcome), not per request. */
+/**
+ * {@code tollgate_decisions_total{rule,outcome}}. A request costs one map lookup by rule id and an array
+ * read; each (rule, outcome) counter is registered on its first decision.
+ */
 @ApplicationScoped
 class DecisionMetrics {
 
+    private static final Outcome[] OUTCOMES = Outcome.values();
+
     private final MeterRegistry registry;
-    private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, AtomicReferenceArray<Counter>> byRule = new ConcurrentHashMap<>();
 
     DecisionMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -21,11 +27,17 @@ class DecisionMetrics {
     void count(RuleDecision decision) {
         String rule = decision.rule().id();
         Outcome outcome = decision.outcome();
-        counters.computeIfAbsent(rule + '\n' + outcome.label(), k -> Counter.builder("tollgate.decisions")
-                .description("rate-limit decisions by rule and outcome")
-                .tag("rule", rule)
-                .tag("outcome", outcome.label())
-                .register(registry))
-                .increment();
+        AtomicReferenceArray<Counter> counters = byRule.computeIfAbsent(rule,
+                id -> new AtomicReferenceArray<>(OUTCOMES.length));
+        Counter counter = counters.get(outcome.ordinal());
+        if (counter == null) {
+            counter = Counter.builder("tollgate.decisions")
+                    .description("rate-limit decisions by rule and outcome")
+                    .tag("rule", rule)
+                    .tag("outcome", outcome.label())
+                    .register(registry); // idempotent: a racing registration gets the same counter
+            counters.set(outcome.ordinal(), counter);
+        }
+        counter.increment();
     }
 }

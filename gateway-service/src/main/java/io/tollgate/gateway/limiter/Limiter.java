@@ -2,16 +2,12 @@ package io.tollgate.gateway.limiter;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.smallrye.mutiny.Uni;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Decision;
 import io.tollgate.gateway.config.GatewayConfig;
@@ -19,7 +15,7 @@ import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.rules.LiveGateways;
 import io.tollgate.rules.domain.MissingKey;
 import io.tollgate.rules.domain.Rule;
-import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -27,7 +23,8 @@ import io.vertx.core.http.HttpServerRequest;
  * Decides one request: resolves each matching rule's client key, groups the rules by client key (one
  * hash tag, one shard), answers remembered rejections from memory, and makes ONE store call per group,
  * all-or-nothing across that client's rules. Shadow rules are checked in a group of their own so their
- * rejections never cost an enforced rule its token. Answers on the caller's event loop.
+ * rejections never cost an enforced rule its token. The answer completes on whichever thread the store
+ * answered on (the request's own loop, with the pinned Redis connection); the HTTP edge writes it there.
  */
 @ApplicationScoped
 public class Limiter {
@@ -39,10 +36,10 @@ public class Limiter {
     private final DecisionMetrics metrics;
 
     Limiter(KeyResolver keys, RateLimiter store, GatewayConfig config, LiveGateways live, DecisionMetrics metrics,
-            MeterRegistry registry) {
+            MeterRegistry registry, Vertx vertx) {
         this.keys = keys;
         GatewayConfig.Breaker breaker = config.store().breaker();
-        this.store = new GuardedStore(store, config.store().timeout(),
+        this.store = new GuardedStore(store, vertx, config.store().timeout(),
                 new CircuitBreaker(breaker.window(), breaker.failureRate(), breaker.openFor().toNanos(),
                         System::nanoTime),
                 registry);
@@ -51,40 +48,56 @@ public class Limiter {
     }
 
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
-    public Uni<Verdict> check(List<Rule> rules, HttpServerRequest request) {
-        Map<GroupKey, Group> groups = new LinkedHashMap<>();
+    public Future<Verdict> check(List<Rule> rules, HttpServerRequest request) {
+        List<Group> groups = new ArrayList<>(2);
         for (Rule rule : rules) {
             Optional<String> client = keys.resolve(rule.key(), request);
             if (client.isEmpty()) {
                 if (rule.missingKey() == MissingKey.REJECT) {
-                    return Uni.createFrom().item(Verdict.missing(keys.missing(rule.key())));
+                    return Future.succeededFuture(Verdict.missing(keys.missing(rule.key())));
                 }
                 continue;
             }
-            groups.computeIfAbsent(new GroupKey(client.get(), rule.shadow()), k -> new Group(k.shadow()))
-                    .add(rule, new Bucket(CounterKeys.key(rule.id(), client.get()), rule.policy()));
+            Group group = Group.find(groups, client.get(), rule.shadow());
+            group.add(rule, new Bucket(CounterKeys.key(rule.id(), client.get()), rule.policy()));
         }
         if (groups.isEmpty()) {
-            return Uni.createFrom().item(Verdict.of(List.of()));
+            return Future.succeededFuture(Verdict.of(List.of()));
         }
-        List<Uni<List<RuleDecision>>> checks = groups.values().stream().map(this::check).toList();
-        Uni<List<RuleDecision>> all = checks.size() == 1
-                ? checks.get(0)
-                : Uni.join().all(checks).andFailFast().map(Limiter::flatten);
-        return onCallerContext(all.map(Verdict::of).invoke(v -> v.decisions().forEach(metrics::count)));
+        if (groups.size() == 1) {
+            return check(groups.get(0)).map(this::verdict);
+        }
+        List<Future<List<RuleDecision>>> checks = new ArrayList<>(groups.size());
+        for (Group group : groups) {
+            checks.add(check(group));
+        }
+        // a group's check never fails (store failures become fallback decisions), so all() waits for each
+        return Future.all(checks).map(all -> {
+            List<RuleDecision> decisions = new ArrayList<>(rules.size());
+            for (Future<List<RuleDecision>> check : checks) {
+                decisions.addAll(check.result());
+            }
+            return verdict(decisions);
+        });
     }
 
-    private Uni<List<RuleDecision>> check(Group group) {
+    private Verdict verdict(List<RuleDecision> decisions) {
+        for (RuleDecision decision : decisions) {
+            metrics.count(decision);
+        }
+        return Verdict.of(decisions);
+    }
+
+    private Future<List<RuleDecision>> check(Group group) {
         if (!group.shadow) {
             List<RuleDecision> cached = cachedRejections(group);
             if (!cached.isEmpty()) {
-                return Uni.createFrom().item(cached);
+                return Future.succeededFuture(cached);
             }
         }
-        return store.check(group.buckets)
-                .map(decisions -> judged(group, decisions))
-                .onFailure()
-                .recoverWithItem(err -> failure.decide(group.rules, group.buckets, err));
+        return store.check(group.buckets).transform(result -> Future.succeededFuture(result.succeeded()
+                ? judged(group, result.result())
+                : failure.decide(group.rules, group.buckets, result.cause())));
     }
 
     /** The remembered rejections of this group; empty when none is remembered (then the store decides). */
@@ -118,40 +131,29 @@ public class Limiter {
         return out;
     }
 
-    /** Store replies and timeouts arrive on other threads; the answer must be written on the request's loop. */
-    private static <T> Uni<T> onCallerContext(Uni<T> uni) {
-        Context context = Vertx.currentContext();
-        if (context == null) {
-            return uni;
-        }
-        // Same thread (the pinned Redis connection and the timer live on the request's loop): no hop needed.
-        Thread loop = Thread.currentThread();
-        Executor back = task -> {
-            if (Thread.currentThread() == loop) {
-                task.run();
-            } else {
-                context.runOnContext(v -> task.run());
-            }
-        };
-        return uni.emitOn(back);
-    }
-
-    private static List<RuleDecision> flatten(List<List<RuleDecision>> lists) {
-        return lists.stream().flatMap(List::stream).toList();
-    }
-
-    private record GroupKey(String clientKey, boolean shadow) {
-    }
-
     /** The rules of one client key, with their buckets in the same order. */
     private static final class Group {
 
+        final String client;
         final boolean shadow;
         final List<Rule> rules = new ArrayList<>(2);
         final List<Bucket> buckets = new ArrayList<>(2);
 
-        Group(boolean shadow) {
+        Group(String client, boolean shadow) {
+            this.client = client;
             this.shadow = shadow;
+        }
+
+        /** The group of {@code client}'s enforced (or shadow) rules in {@code groups}, added when new. */
+        static Group find(List<Group> groups, String client, boolean shadow) {
+            for (Group group : groups) {
+                if (group.shadow == shadow && group.client.equals(client)) {
+                    return group;
+                }
+            }
+            Group group = new Group(client, shadow);
+            groups.add(group);
+            return group;
         }
 
         void add(Rule rule, Bucket bucket) {

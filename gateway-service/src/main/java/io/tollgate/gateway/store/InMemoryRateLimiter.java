@@ -3,11 +3,11 @@ package io.tollgate.gateway.store;
 import java.time.Clock;
 import java.util.List;
 
-import io.smallrye.mutiny.Uni;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.InMemoryCounters;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
+import io.vertx.core.Future;
 
 /**
  * {@code tollgate.store.type=memory}: the same all-or-nothing check in this process. Exact for ONE gateway
@@ -23,12 +23,16 @@ final class InMemoryRateLimiter implements RateLimiter {
     }
 
     @Override
-    public Uni<List<Decision>> check(List<Bucket> buckets) {
+    public Future<List<Decision>> check(List<Bucket> buckets) {
         long nowMicros = clock.instant().toEpochMilli() * 1000;
-        return Uni.createFrom().item(() -> counters.check(
-                buckets.stream().map(Bucket::key).toList(),
-                buckets.stream().map(Bucket::policy).toList(),
-                1,
-                nowMicros));
+        try {
+            return Future.succeededFuture(counters.check(
+                    buckets.stream().map(Bucket::key).toList(),
+                    buckets.stream().map(Bucket::policy).toList(),
+                    1,
+                    nowMicros));
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
     }
 }

@@ -6,7 +6,6 @@ import java.util.OptionalLong;
 
 import org.jboss.logging.Logger;
 
-import io.smallrye.mutiny.Uni;
 import io.tollgate.counter.CheckCall;
 import io.tollgate.counter.CounterScripts;
 import io.tollgate.counter.Decision;
@@ -41,7 +40,7 @@ final class RedisRateLimiter implements RateLimiter {
     }
 
     @Override
-    public Uni<List<Decision>> check(List<Bucket> buckets) {
+    public Future<List<Decision>> check(List<Bucket> buckets) {
         CheckCall call = CheckCall.of(
                 buckets.stream().map(Bucket::key).toList(),
                 buckets.stream().map(Bucket::policy).toList(),
@@ -55,8 +54,7 @@ final class RedisRateLimiter implements RateLimiter {
                     LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
                     return redis.send(request(Command.EVAL, SCRIPT.text(), call));
                 });
-        Future<List<Decision>> decisions = reply.map(r -> call.parse(integers(r)));
-        return Uni.createFrom().emitter(emitter -> decisions.onComplete(emitter::complete, emitter::fail));
+        return reply.map(r -> call.parse(integers(r)));
     }
 
     private static Request request(Command command, String script, CheckCall call) {

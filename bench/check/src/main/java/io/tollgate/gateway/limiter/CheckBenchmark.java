@@ -70,7 +70,7 @@ public class CheckBenchmark {
                 .setConnectionString(System.getProperty("redis.url", "redis://127.0.0.1:6379"))
                 .setMaxPoolSize(loops * 2)
                 .setMaxWaitingHandlers(inFlight * 4));
-        store = new GuardedStore(Stores.redis(client), Duration.ofSeconds(1),
+        store = new GuardedStore(Stores.redis(client), vertx, Duration.ofSeconds(1),
                 new CircuitBreaker(100, 0.6, Duration.ofSeconds(1).toNanos(), System::nanoTime),
                 new SimpleMeterRegistry());
         buckets = new ArrayList<>(keys);
@@ -135,14 +135,12 @@ public class CheckBenchmark {
                 return;
             }
             List<Bucket> call = buckets.get(next++ % keys);
-            store.check(call).subscribe().with(decisions -> {
-                if (!decisions.get(0).allowed()) {
-                    failure.compareAndSet(null, new IllegalStateException("rejected: " + decisions));
+            store.check(call).onComplete(result -> {
+                if (result.failed()) {
+                    failure.compareAndSet(null, result.cause());
+                } else if (!result.result().get(0).allowed()) {
+                    failure.compareAndSet(null, new IllegalStateException("rejected: " + result.result()));
                 }
-                done.countDown();
-                next();
-            }, err -> {
-                failure.compareAndSet(null, err);
                 done.countDown();
                 next();
             });
