@@ -31,6 +31,7 @@
 # Needs: wrk, nginx, redis-server, redis-cli, java (17+), curl, python3 (installed with apt-get when run as
 # root, else named and the run stops); builds the gateway's fast-jar and the peer's jar when missing.
 # Env: DURATION [10] seconds per run, WARMUP [10] per JVM variant (nginx: 2)   ROUNDS [3]   CONNECTIONS [50]   THREADS [2]   KEYS [10000]
+#      SCG_WARMUP [30] (its JIT takes longer to settle)   VARIANTS [all six, in the order above]
 #      FLOOD_CONNECTIONS [10]   BACKEND_WORKERS [1]   PROXY_WORKERS [auto]   PACED_ROUNDS [$ROUNDS]
 #      FOOTPRINT_RUNS [3]   LOAD_SECONDS [60]   PARTS ["requests paced footprint"]
 #      TOLLGATE_JAVA_OPTS ["-XX:+UseSerialGC -Xmx64m"]   SCG_JAVA_OPTS [""] (request part)
@@ -41,6 +42,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE="$ROOT/bench/compare"
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-10}
+SCG_WARMUP=${SCG_WARMUP:-30}
 ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-50}
 THREADS=${THREADS:-2}
@@ -251,7 +253,7 @@ measure() {
   echo "machine	$(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB RAM ($(free -m | awk '/^Mem:/{print $2}') MiB), $(uname -sr)"
   echo "load_before	$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "command	$COMMAND_LINE"
-  echo "settings	wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s over $KEYS keys, $ROUNDS rounds, warm-up ${WARMUP}s, flood wrk -t1 -c$FLOOD_CONNECTIONS, nginx backend workers $BACKEND_WORKERS, proxy workers $PROXY_WORKERS"
+  echo "settings	wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s over $KEYS keys, $ROUNDS rounds, warm-up ${WARMUP}s (SCG ${SCG_WARMUP}s, nginx 2s), flood wrk -t1 -c$FLOOD_CONNECTIONS, nginx backend workers $BACKEND_WORKERS, proxy workers $PROXY_WORKERS"
   echo "tollgate_java	$(java -version 2>&1 | head -1) $TOLLGATE_JAVA_OPTS (fast-jar)"
   echo "scg_java	$(java -version 2>&1 | head -1) ${SCG_JAVA_OPTS:-(JVM defaults)}"
   echo "versions	$(nginx -v 2>&1 | sed 's/.*: //'), Redis $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/'), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"
@@ -284,7 +286,7 @@ if has requests || has paced; then
     [tollgate-flood]="http://127.0.0.1:$TOLLGATE /limited/x $TOLLGATE_PID"
     [scg]="http://127.0.0.1:$SCG /x $SCG_PID"
   )
-  VARIANTS=(direct nginx tollgate-off tollgate-rule tollgate-flood scg)
+  read -r -a VARIANTS <<<"${VARIANTS:-direct nginx tollgate-off tollgate-rule tollgate-flood scg}"
   pids_of() { case $1 in backend | proxy) nginx_pids "$1" ;; *) echo "$1" ;; esac; }
   # run_variant <part> <variant> <round> <rate>
   run_variant() {
@@ -294,13 +296,18 @@ if has requests || has paced; then
     measure "$1" "$2" "$3" "$url" "$path" "$4" $(pids_of "$who")
   }
 
-  say "warm-up: ${WARMUP}s of each gateway, 2 s of nginx"
+  say "warm-up: ${WARMUP}s of Tollgate, ${SCG_WARMUP}s of SCG, 2 s of nginx"
   for variant in "${VARIANTS[@]}"; do
     [ "$variant" = tollgate-flood ] && continue
     read -r url path _ <<<"${TARGET[$variant]}"
-    case $variant in direct | nginx) wrk_run "$url" "$path" 2 >/dev/null ;; *) wrk_run "$url" "$path" "$WARMUP" >/dev/null ;; esac
+    case $variant in
+      direct | nginx) wrk_run "$url" "$path" 2 >/dev/null ;;
+      scg) wrk_run "$url" "$path" "$SCG_WARMUP" >/dev/null ;;
+      *) wrk_run "$url" "$path" "$WARMUP" >/dev/null ;;
+    esac
   done
-  wrk_run "http://127.0.0.1:$TOLLGATE" /flood/x "$WARMUP" "$FLOOD_CONNECTIONS" 0 flooder 1 >/dev/null
+  [[ " ${VARIANTS[*]} " != *" tollgate-flood "* ]] \
+    || wrk_run "http://127.0.0.1:$TOLLGATE" /flood/x "$WARMUP" "$FLOOD_CONNECTIONS" 0 flooder 1 >/dev/null
 
   if has requests; then
     for round in $(seq 1 "$ROUNDS"); do
