@@ -36,6 +36,8 @@
 #      FOOTPRINT_RUNS [3]   LOAD_SECONDS [60]   PARTS ["requests paced footprint"]
 #      TOLLGATE_JAVA_OPTS ["-XX:+UseSerialGC -Xmx64m"]   SCG_JAVA_OPTS [""] (request part)
 #      JAVA25_HOME [the temurin-25 under /usr/lib/jvm]   BUILD_AOT_JAR [no]   KEEP_WORK [no]
+#      GATEWAY_JAR [gateway-service/target/quarkus-app/quarkus-run.jar]   AOT_DIR [gateway-service/target/aot-jar]
+#      MAX_SECONDS [1200]: the whole run is stopped (and cleaned up) past this
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,8 +59,9 @@ PARTS=${PARTS:-"requests paced footprint"}
 TOLLGATE_JAVA_OPTS=${TOLLGATE_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx64m"}
 SCG_JAVA_OPTS=${SCG_JAVA_OPTS:-}
 SMALL_OPTS="-XX:+UseSerialGC -Xmx64m"
-GATEWAY_JAR="$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"
-AOT_DIR="$ROOT/gateway-service/target/aot-jar"
+GATEWAY_JAR=${GATEWAY_JAR:-"$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"}
+AOT_DIR=${AOT_DIR:-"$ROOT/gateway-service/target/aot-jar"}
+MAX_SECONDS=${MAX_SECONDS:-1200}
 PEER_DIR="$ROOT/bench/peers/spring-cloud-gateway"
 PEER_JAR="$PEER_DIR/target/scg-peer.jar"
 COMMAND_LINE="bench/compare/run.sh${*:+ $*}"
@@ -91,7 +94,7 @@ fi
 JAVA25="$JAVA25_HOME/bin/java"
 
 # ------------------------------------------------------------------------------------------------ builds
-if [ ! -f "$GATEWAY_JAR" ]; then
+if [ ! -f "$GATEWAY_JAR" ] && [ "$GATEWAY_JAR" = "$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar" ]; then
   say "building the gateway (fast-jar)"
   (cd "$ROOT" && ./mvnw -B -q package -DskipTests -pl gateway-service -am)
 fi
@@ -111,6 +114,14 @@ fi
 # ------------------------------------------------------------------------------------------------ processes
 WORK=$(mktemp -d -t tollgate-compare.XXXXXX)
 PIDS=()
+# the watchdog: TERM to this script past MAX_SECONDS (the trap below then stops everything it started)
+(
+  trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+  sleep "$MAX_SECONDS" &
+  nap=$!
+  wait "$nap" && echo "past MAX_SECONDS=$MAX_SECONDS: stopping" >&2 && kill -TERM $$
+) &
+WATCHDOG=$!
 # stop <pid>: SIGTERM, bounded wait, then SIGKILL
 stop() {
   local pid=$1
@@ -119,6 +130,7 @@ stop() {
   kill -KILL "$pid" 2>/dev/null || true
 }
 cleanup() {
+  kill -TERM "$WATCHDOG" 2>/dev/null || true
   for pid in "${PIDS[@]}"; do stop "$pid"; done
   for f in "$WORK/proxy.pid" "$WORK/backend.pid"; do [ -f "$f" ] && stop "$(cat "$f")"; done
   if [ "${KEEP_WORK:-no}" = yes ]; then say "kept $WORK"; else rm -rf "$WORK"; fi
