@@ -2,6 +2,7 @@ package io.tollgate.gateway.limiter;
 
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,9 +39,6 @@ class StoreFailureTest {
      * one JVM keep an earlier application's gauge in the shared registry.)
      */
     private static final String BREAKER_OPEN = "tollgate_store_errors_total{kind=\"breaker_open\"}";
-
-    @ConfigProperty(name = "quarkus.http.test-port")
-    int port;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private int redisPort;
@@ -114,7 +111,7 @@ class StoreFailureTest {
     }
 
     private int status(String path, String key) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
                 .header("X-API-Key", key)
                 .timeout(Duration.ofSeconds(5))
                 .build(), HttpResponse.BodyHandlers.discarding()).statusCode();

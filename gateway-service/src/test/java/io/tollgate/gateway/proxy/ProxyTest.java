@@ -1,6 +1,7 @@
 package io.tollgate.gateway.proxy;
 
 import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
@@ -11,7 +12,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.zip.CRC32;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.ResourceArg;
@@ -27,9 +27,6 @@ import io.tollgate.gateway.support.GatewayResource;
 class ProxyTest {
 
     private static final long FIFTY_MB = 50L * 1024 * 1024;
-
-    @ConfigProperty(name = "quarkus.http.test-port")
-    int port;
 
     @Test
     void everyMethodReachesTheBackendWithItsPathQueryAndBody() {
@@ -61,7 +58,7 @@ class ProxyTest {
         JsonPath echo = response.jsonPath();
         assertThat(echo.getString("headers.'x-forwarded-for'")).isEqualTo("203.0.113.9, 127.0.0.1");
         assertThat(echo.getString("headers.'x-forwarded-proto'")).isEqualTo("http");
-        assertThat(echo.getString("headers.'x-forwarded-host'")).isEqualTo("localhost:" + port);
+        assertThat(echo.getString("headers.'x-forwarded-host'")).isEqualTo("localhost:" + port());
         assertThat(echo.getString("headers.'x-custom'")).isEqualTo("kept");
         assertThat(echo.getString("headers.'x-drop-me'")).isNull();
         assertThat(echo.getString("headers.'keep-alive'")).isNull();
@@ -121,7 +118,7 @@ class ProxyTest {
     }
 
     private URI gateway(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
+        return URI.create("http://127.0.0.1:" + port() + path);
     }
 
     /** A generated body: no 50 MB array on the test's side either. */

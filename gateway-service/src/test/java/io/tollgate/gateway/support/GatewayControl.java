@@ -19,6 +19,14 @@ public final class GatewayControl {
     private GatewayControl() {
     }
 
+    /**
+     * The port of the gateway under test, the same for {@code @QuarkusTest} and the packaged jar of a
+     * {@code @QuarkusIntegrationTest} (which injects nothing into a test, not even a config property).
+     */
+    public static int port() {
+        return RestAssured.port;
+    }
+
     public static String config(String key) {
         return ConfigProvider.getConfig().getValue(key, String.class);
     }

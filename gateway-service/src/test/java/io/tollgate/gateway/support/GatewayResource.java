@@ -38,6 +38,9 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             config.put("tollgate.gateway.routes.dead.url", "http://127.0.0.1:" + closedPort());
             config.put("tollgate.gateway.upstream-timeout", "700ms");
             config.put("tollgate.gateway.instance-id", "gw-test");
+            // tests fail the store a dozen times, not a hundred; given here, not as a %test property, so the
+            // packaged jar of an integration test (prod profile) gets it too
+            config.put("tollgate.store.breaker.window", "10");
             config.put("tollgate.rules.poll-interval", args.getOrDefault("poll-interval", "1s"));
             Path snapshot = Files.createTempDirectory("tollgate-test").resolve("rules.json");
             config.put("tollgate.rules.snapshot", snapshot.toString());
