@@ -10,7 +10,9 @@
 # Redis calls and usec_per_call of EVALSHA (INFO commandstats).
 #
 # Needs: wrk, nginx, redis-server, redis-cli, java 17, and ./mvnw -B package -pl gateway-service done.
-# Env: DURATION (10s) CONNECTIONS (50) THREADS (2) ROUNDS (3) LIGHT_CONNECTIONS (4) GATEWAY_JAVA_OPTS
+# Env: DURATION (10s) CONNECTIONS (50) THREADS (2) ROUNDS (3) LIGHT_CONNECTIONS (4) GATEWAY_JAVA_OPTS PATHS
+#      BASELINE_JAR (another build's quarkus-run.jar, measured alternately as base-off / base-on)
+#      BASELINE_JAVA_OPTS (default GATEWAY_JAVA_OPTS; e.g. the same jar with one setting changed)  WARMUP (20s)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,6 +23,13 @@ ROUNDS=${ROUNDS:-3}
 LIGHT_CONNECTIONS=${LIGHT_CONNECTIONS:-4}
 # the launcher's default JVM flags (./tollgate up); add e.g. -XX:StartFlightRecording=filename=gw.jfr to profile
 GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:--XX:+UseSerialGC -Xmx64m}
+# which paths to measure (e.g. PATHS=on with a flight recording, to profile the limiter alone)
+PATHS=${PATHS:-off on nginx}
+# a second gateway jar (e.g. a build of an earlier commit) measured in the same run as base-off / base-on
+BASELINE_JAR=${BASELINE_JAR:-}
+BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$GATEWAY_JAVA_OPTS}
+# per variant before the rounds: the JIT is still compiling for 20-30 s under load on a shared 2-core box
+WARMUP=${WARMUP:-20s}
 JAR="$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"
 for tool in wrk nginx redis-server redis-cli java curl; do
   command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }
@@ -37,7 +46,7 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-BACKEND=$(free_port); PROXY=$(free_port); REDIS=$(free_port); GATEWAY=$(free_port)
+BACKEND=$(free_port); PROXY=$(free_port); REDIS=$(free_port)
 
 cat >"$WORK/nginx.conf" <<NGINX
 worker_processes 1;
@@ -66,70 +75,126 @@ cat >"$WORK/rules.json" <<JSON
 {"version":1,"rules":[{"id":"bench.limited","match":{"path":"/limited/**"},"key":"api_key",
 "algorithm":"token_bucket","limit":1000000000,"period":"1s","burst":1000000000}]}
 JSON
-QUARKUS_HTTP_PORT=$GATEWAY TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" \
-  QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$REDIS" TOLLGATE_RULES_URL="http://127.0.0.1:1" \
-  TOLLGATE_RULES_WATCH=false TOLLGATE_RULES_SNAPSHOT="$WORK/rules.json" \
-  java $GATEWAY_JAVA_OPTS -jar "$JAR" >"$WORK/gateway.log" 2>&1 &
-GW_PID=$!
-PIDS+=($GW_PID)
-for _ in $(seq 1 150); do
-  curl -fs "http://127.0.0.1:$GATEWAY/q/health/ready" >/dev/null 2>&1 && break
-  sleep 0.2
-done
-curl -fs "http://127.0.0.1:$GATEWAY/q/health/ready" >/dev/null || { cat "$WORK/gateway.log"; exit 1; }
-curl -fs -H 'X-API-Key: bench' "http://127.0.0.1:$GATEWAY/limited/x" -o /dev/null -D - | grep -i '^ratelimit-policy' >/dev/null \
-  || { echo "the limited path is not limited" >&2; exit 1; }
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$GW_PID/stat"; }
-sys_ticks() { awk '{print $15}' "/proc/$GW_PID/stat"; }
+# start_gateway NAME JAR JAVA_OPTS: one gateway on a free port with the bench rule, its own snapshot copy
+declare -A GW_PORT GW_PID
+start_gateway() {
+  local name=$1 jar=$2 opts=$3 port
+  port=$(free_port)
+  cp "$WORK/rules.json" "$WORK/rules-$name.json"
+  QUARKUS_HTTP_PORT=$port TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" \
+    QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$REDIS" TOLLGATE_RULES_URL="http://127.0.0.1:1" \
+    TOLLGATE_RULES_WATCH=false TOLLGATE_RULES_SNAPSHOT="$WORK/rules-$name.json" \
+    java $opts -jar "$jar" >"$WORK/gateway-$name.log" 2>&1 &
+  GW_PID[$name]=$!
+  GW_PORT[$name]=$port
+  PIDS+=($!)
+  for _ in $(seq 1 150); do
+    curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+  curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null || { cat "$WORK/gateway-$name.log"; exit 1; }
+  curl -fs -H 'X-API-Key: bench' "http://127.0.0.1:$port/limited/x" -o /dev/null -D - | grep -i '^ratelimit-policy' >/dev/null \
+    || { echo "the limited path of $name is not limited" >&2; exit 1; }
+}
+start_gateway new "$JAR" "$GATEWAY_JAVA_OPTS"
+VARIANTS="off on"
+if [ -n "$BASELINE_JAR" ]; then
+  start_gateway base "$BASELINE_JAR" "$BASELINE_JAVA_OPTS"
+  VARIANTS="base-off base-on off on"
+fi
+VARIANTS="$VARIANTS nginx"
+
+# url_of VARIANT, gw_of VARIANT
+url_of() {
+  case $1 in
+    off) echo "http://127.0.0.1:${GW_PORT[new]}/open/x" ;;
+    on) echo "http://127.0.0.1:${GW_PORT[new]}/limited/x" ;;
+    base-off) echo "http://127.0.0.1:${GW_PORT[base]}/open/x" ;;
+    base-on) echo "http://127.0.0.1:${GW_PORT[base]}/limited/x" ;;
+    nginx) echo "http://127.0.0.1:$PROXY/x" ;;
+  esac
+}
+gw_of() { case $1 in base-*) echo base ;; nginx) echo none ;; *) echo new ;; esac; }
+
+ticks() { # GW -> "user+sys sys" clock ticks of that gateway
+  if [ "$1" = none ]; then echo "0 0"; else awk '{print $14 + $15, $15}' "/proc/${GW_PID[$1]}/stat"; fi
+}
 evalsha() { redis-cli -p "$REDIS" INFO commandstats | tr -d '\r' | awk -F'[=,:]' '/^cmdstat_evalsha:/{print $3, $5}'; }
 TICK=$(getconf CLK_TCK)
 
-# run NAME URL CONNECTIONS -> prints: name req/s p50 p99 requests cpu_us_per_req evalsha_per_req usec_per_call
+# run VARIANT CONNECTIONS -> prints: variant req/s p50 p99 requests cpu_us sys_us evalsha_per_req usec_per_call
 run() {
-  local name=$1 url=$2 conns=$3 out t0 t1 e0 e1 reqs
-  t0=$(cpu_ticks); s0=$(sys_ticks); e0=$(evalsha)
-  out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$url")
-  t1=$(cpu_ticks); s1=$(sys_ticks); e1=$(evalsha)
+  local name=$1 conns=$2 gw out c0 c1 e0 e1 reqs
+  gw=$(gw_of "$name")
+  c0=$(ticks "$gw"); e0=$(evalsha)
+  out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$(url_of "$name")")
+  c1=$(ticks "$gw"); e1=$(evalsha)
   reqs=$(echo "$out" | awk '/requests in/{print $1}')
   local rps p50 p99
   rps=$(echo "$out" | awk '/Requests\/sec/{print $2}')
   p50=$(echo "$out" | awk '$1=="50%"{print $2}')
   p99=$(echo "$out" | awk '$1=="99%"{print $2}')
-  local calls0 calls1 usec0 usec1
-  read -r calls0 usec0 <<<"${e0:-0 0}"; read -r calls1 usec1 <<<"${e1:-0 0}"
-  local cpu_us sys_us evals per_call
-  cpu_us=$(awk -v a="$t0" -v b="$t1" -v r="$reqs" -v hz="$TICK" 'BEGIN{printf "%.1f", (b-a)*1e6/hz/r}')
-  sys_us=$(awk -v a="$s0" -v b="$s1" -v r="$reqs" -v hz="$TICK" 'BEGIN{printf "%.1f", (b-a)*1e6/hz/r}')
-  evals=$(awk -v a="$calls0" -v b="$calls1" -v r="$reqs" 'BEGIN{printf "%.3f", (b-a)/r}')
-  per_call=$(awk -v a="$calls0" -v b="$calls1" -v x="$usec0" -v y="$usec1" 'BEGIN{ if (b>a) printf "%.2f", (y-x)/(b-a); else print "-"}')
-  echo "$name $rps $p50 $p99 $reqs $cpu_us $evals $per_call $sys_us"
+  awk -v n="$name" -v rps="$rps" -v p50="$p50" -v p99="$p99" -v r="$reqs" -v hz="$TICK" \
+    -v c0="$c0" -v c1="$c1" -v e0="${e0:-0 0}" -v e1="${e1:-0 0}" 'BEGIN{
+      split(c0, a, " "); split(c1, b, " "); split(e0, x, " "); split(e1, y, " ");
+      cpu = (n == "nginx") ? "-" : sprintf("%.1f", (b[1]-a[1])*1e6/hz/r);
+      sys = (n == "nginx") ? "-" : sprintf("%.1f", (b[2]-a[2])*1e6/hz/r);
+      per = (y[1] > x[1]) ? sprintf("%.2f", (y[2]-x[2])/(y[1]-x[1])) : "-";
+      printf "%s %s %s %s %s %s %s %.3f %s\n", n, rps, p50, p99, r, cpu, sys, (y[1]-x[1])/r, per }'
 }
 
 echo "warm-up..." >&2
-DURATION=5s run warm "http://127.0.0.1:$GATEWAY/open/x" "$CONNECTIONS" >/dev/null
-DURATION=5s run warm "http://127.0.0.1:$GATEWAY/limited/x" "$CONNECTIONS" >/dev/null
-DURATION=3s run warm "http://127.0.0.1:$PROXY/x" "$CONNECTIONS" >/dev/null
+for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" >/dev/null; done
 
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
+RESULTS="$WORK/results"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
 echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | EVALSHA/req | Redis µs/EVALSHA |"
 echo "|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
-  for spec in "off http://127.0.0.1:$GATEWAY/open/x" "on http://127.0.0.1:$GATEWAY/limited/x" "nginx http://127.0.0.1:$PROXY/x"; do
-    set -- $spec
-    run "$1" "$2" "$CONNECTIONS" | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, ($1=="nginx"?"-":$6" ("$9")"), $7, $8}'
+  for v in $VARIANTS; do
+    [[ " $PATHS " == *" ${v#base-} "* ]] || continue
+    run "$v" "$CONNECTIONS" | tee -a "$RESULTS" \
+      | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $8, $9}'
   done
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "medians over the rounds:"
+python3 - "$RESULTS" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+def med(v, col):
+    vals = [float(r[col]) for r in rows if r[0] == v and r[col] != "-"]
+    return statistics.median(vals) if vals else None
+variants = [v for v in ("base-off", "base-on", "off", "on", "nginx") if any(r[0] == v for r in rows)]
+print("| path | req/s | gateway CPU µs/req | of it kernel |")
+print("|---|---|---|---|")
+for v in variants:
+    cpu, sys_ = med(v, 5), med(v, 6)
+    print(f"| {v} | {med(v, 1):,.0f} | {'-' if cpu is None else f'{cpu:.1f}'} | {'-' if sys_ is None else f'{sys_:.1f}'} |")
+def ratio(a, b):
+    x, y = med(a, 1), med(b, 1)
+    return f"{x / y:.2f}" if x and y else "-"
+print()
+print(f"on ÷ off: {ratio('on', 'off')}; on ÷ nginx: {ratio('on', 'nginx')}; off ÷ nginx: {ratio('off', 'nginx')}")
+if "on" in variants and "off" in variants and med("on", 5) is not None and med("off", 5) is not None:
+    print(f"CPU added by the limiter: {med('on', 5) - med('off', 5):.1f} µs/request")
+if "base-on" in variants:
+    print(f"baseline: base-on ÷ base-off: {ratio('base-on', 'base-off')}; on ÷ base-on: {ratio('on', 'base-on')}; "
+          f"off ÷ base-off: {ratio('off', 'base-off')}; CPU added by the baseline's limiter: "
+          f"{med('base-on', 5) - med('base-off', 5):.1f} µs/request")
+PY
 echo
 echo "light load (wrk -c$LIGHT_CONNECTIONS): latency added by the limiter"
 echo "| path | req/s | p50 | p99 | gateway CPU µs/req |"
 echo "|---|---|---|---|---|"
-for spec in "off http://127.0.0.1:$GATEWAY/open/x" "on http://127.0.0.1:$GATEWAY/limited/x"; do
-  set -- $spec
-  run "$1" "$2" "$LIGHT_CONNECTIONS" | awk '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $6}'
+for v in off on; do
+  [[ " $PATHS " == *" $v "* ]] || continue
+  run "$v" "$LIGHT_CONNECTIONS" | awk '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $6}'
 done
 echo
 echo "decisions of bench.limited over the whole run (fallbacks mean the store missed tollgate.store.timeout):"
-curl -fs "http://127.0.0.1:$GATEWAY/q/metrics" | grep '^tollgate_decisions_total{.*bench.limited' | sed 's/^/    /'
-curl -fs "http://127.0.0.1:$GATEWAY/q/metrics" | grep -E '^tollgate_store_errors_total' | sed 's/^/    /'
-echo "    breaker openings: $(grep -c 'breaker open' "$WORK/gateway.log" || true)"
+curl -fs "http://127.0.0.1:${GW_PORT[new]}/q/metrics" | grep '^tollgate_decisions_total{.*bench.limited' | sed 's/^/    /'
+curl -fs "http://127.0.0.1:${GW_PORT[new]}/q/metrics" | grep -E '^tollgate_store_errors_total' | sed 's/^/    /'
+echo "    breaker openings: $(grep -c 'breaker open' "$WORK/gateway-new.log" || true)"

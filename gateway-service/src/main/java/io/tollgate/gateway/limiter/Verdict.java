@@ -1,6 +1,5 @@
 package io.tollgate.gateway.limiter;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,12 +22,25 @@ public record Verdict(List<RuleDecision> decisions, Optional<String> missingKey)
 
     /** Whether the request goes to the backend. */
     public boolean allowed() {
-        return missingKey.isEmpty() && decisions.stream().allMatch(d -> d.outcome().passes());
+        if (missingKey.isPresent()) {
+            return false;
+        }
+        for (RuleDecision d : decisions) {
+            if (!d.outcome().passes()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the store failed and a {@code closed} rule stops the request (503). */
     public boolean unavailable() {
-        return decisions.stream().anyMatch(RuleDecision::unavailable);
+        for (RuleDecision d : decisions) {
+            if (d.unavailable()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The rules that stopped the request (empty when allowed). */
@@ -36,13 +48,23 @@ public record Verdict(List<RuleDecision> decisions, Optional<String> missingKey)
         return decisions.stream().filter(d -> !d.outcome().passes()).toList();
     }
 
-    /** The enforced (non-shadow) decision with the least remaining: the one the headers report. */
+    /**
+     * The enforced (non-shadow) decision with the least remaining, and of those the one that frees last:
+     * the one the headers report.
+     */
     public Optional<RuleDecision> tightest() {
-        return decisions.stream()
-                .filter(d -> !d.rule().shadow())
-                .min(Comparator.comparingLong((RuleDecision d) -> d.decision().remaining())
-                        .thenComparing(Comparator.comparingLong((RuleDecision d) -> d.decision().retryAfterMs())
-                                .reversed()));
+        RuleDecision best = null;
+        for (RuleDecision d : decisions) {
+            if (d.rule().shadow()) {
+                continue;
+            }
+            if (best == null || d.decision().remaining() < best.decision().remaining()
+                    || (d.decision().remaining() == best.decision().remaining()
+                            && d.decision().retryAfterMs() > best.decision().retryAfterMs())) {
+                best = d;
+            }
+        }
+        return Optional.ofNullable(best);
     }
 
     /** How long until every violated rule would allow the request again. */

@@ -40,6 +40,9 @@ final class PinnedConnections {
         if (connection == null) {
             connection = connect(loop);
         }
+        if (connection.succeeded()) {
+            return connection.result().send(request); // the common case: no composition per check
+        }
         return connection.compose(c -> c.send(request));
     }
 
