@@ -157,25 +157,38 @@ def main():
         print(f"### Half saturation: {rate} req/s offered (half of tollgate-rule's median req/s above), "
               "paced by keys.lua's delay()")
         print()
-        print("| variant | offered req/s | achieved req/s | p50 ms | p99 ms | p99.9 ms | each round's p99 ms | CPU µs/req |")
-        print("|---|---:|---:|---:|---:|---:|---|---:|")
+        print("| variant | offered req/s | achieved req/s | p50 ms | p99 ms | p99.9 ms | each round's p99 ms | CPU µs/req "
+              "| failure-mode decisions |")
+        print("|---|---:|---:|---:|---:|---:|---|---:|---:|")
         pm = {}
         for variant in ["tollgate-off", "tollgate-rule"]:
             mine = [r for r in paced if r["variant"] == variant]
             if not mine:
                 continue
             m = {f: median([num(r[f]) for r in mine]) for f in RUN_FIELDS[4:]}
-            pm[variant] = m
+            pm[variant] = mine
             print(f"| {LABELS[variant]} | {rate} | {fmt(m['rps'])} | {ms(m['p50'])} | {ms(m['p99'])} | {ms(m['p999'])} "
-                  f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} |")
+                  f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} | {fallbacks(mine)} |")
         if len(pm) == 2:
-            added99 = pm["tollgate-rule"]["p99"] - pm["tollgate-off"]["p99"]
-            added50 = pm["tollgate-rule"]["p50"] - pm["tollgate-off"]["p50"]
-            verdict = "met" if added99 <= 1000 else f"not met (by {(added99 - 1000) / 1000:.2f} ms)"
+            def added(field):
+                return [num(b[field]) - num(a[field]) for a in pm["tollgate-off"] for b in pm["tollgate-rule"]
+                        if a["round"] == b["round"]]
+            added99, added50 = added("p99"), added("p50")
+            spread = max(max(num(r["p99"]) for r in pm[v]) - min(num(r["p99"]) for r in pm[v]) for v in pm)
+            median99 = median(added99)
+            if spread > 1000:
+                verdict = (f"not shown by this run: the p99 of one variant moved by up to {spread / 1000:.1f} ms "
+                           "between its rounds, more than the 1 ms to be measured")
+            elif median99 <= 1000:
+                verdict = "met"
+            else:
+                verdict = f"not met (by {(median99 - 1000) / 1000:.2f} ms)"
             print()
-            print(f"Added by the limiter at this rate: p50 {added50 / 1000:+.2f} ms, p99 {added99 / 1000:+.2f} ms "
-                  f"(goal p99 ≤ 1 ms: {verdict}). wrk times each request from its write, so these are service times "
-                  "at the offered rate, not corrected for coordinated omission as wrk2 would.")
+            print(f"Added by the limiter at this rate, per round (rule − off): p50 "
+                  f"{' '.join(f'{v / 1000:+.2f}' for v in added50)} ms (median {median(added50) / 1000:+.2f}), p99 "
+                  f"{' '.join(f'{v / 1000:+.2f}' for v in added99)} ms (median {median99 / 1000:+.2f}). Goal p99 ≤ 1 ms: "
+                  f"{verdict}. wrk times each request from its write, so these are service times at the offered rate, "
+                  "not corrected for coordinated omission as wrk2 would.")
         print()
 
     foot = rows(work / "footprint.tsv", ["mode", "run", "ms", "rss", "rss_load", "anon_load", "load_rps"])
