@@ -22,6 +22,8 @@
 # Usage: bench/startup/startup.sh [rules-service] [demo-backend] [gateway-service]
 #   env: RUNS [5]  LOAD_SECONDS [60]  LOAD_CONNECTIONS [16]  MODES ["jvm17 appcds17 jvm25 aot25 aotjar25"]
 #        JAVA_OPTS [] (added to every java command, training runs too)  KEEP_WORK [no]
+#        NMT [no]  yes: after the load, print jcmd VM.native_memory summary to stderr (JAVA_OPTS must then
+#                  hold -XX:NativeMemoryTracking=summary)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -187,6 +189,10 @@ for svc in "${SERVICES[@]}"; do
     bad=$(awk '/Non-2xx/{print $NF}' <<<"$out")
     loaded=$(rss_kb "$pid")
     anon=$(awk '/^RssAnon:/{print $2}' "/proc/$pid/status")
+    if [ "${NMT:-no}" = yes ]; then
+      # where the memory is (needs -XX:NativeMemoryTracking=summary in JAVA_OPTS), by the JDK that runs it
+      "$(dirname "$(readlink -f "$(command -v "${JAVA_OF[$mode]}")")")/jcmd" "$pid" VM.native_memory summary >&2
+    fi
     stop "$pid"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$svc" "$mode" "$(tr ' ' '\n' <<<"${TIMES[$mode]}" | grep . | median)" \
       "${TIMES[$mode]% }" "$(tr ' ' '\n' <<<"${RSSS[$mode]}" | grep . | median)" "$loaded" "$rate" "${bad:-0}" "$anon" >>"$RESULTS"

@@ -78,9 +78,22 @@ class DockerfilesTest {
                 .contains("java $JAVA_OPTS -XX:AOTCache=app.aot")
                 .contains("-jar quarkus-run.jar")
                 .contains("COPY --from=train");
+        assertThat(train.body).contains("MALLOC_ARENA_MAX=2");
+        assertThat(last.body).contains("MALLOC_ARENA_MAX=2");
         assertThat(dockerfile).contains("COPY docker/aot-train.sh ");
         assertThat(Repo.path("docker/aot-train.sh")).isExecutable();
         assertThat(Repo.read("docker/aot-train.sh")).contains("-XX:AOTCacheOutput=app.aot -jar quarkus-run.jar");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jvmImages")
+    void imagesRunWithTheLaunchersJvmFlags(String service) {
+        Matcher launcher = Pattern.compile("TOLLGATE_JAVA_OPTS:-\"([^\"]+)\"").matcher(Repo.read("tollgate"));
+        assertThat(launcher.find()).as("the launcher's default TOLLGATE_JAVA_OPTS").isTrue();
+        Matcher image = Pattern.compile("(?m)^ARG JAVA_OPTS=\"([^\"]+)\"$")
+                .matcher(Repo.read("docker/" + service + "/Dockerfile.jvm"));
+        assertThat(image.find()).as("docker/%s/Dockerfile.jvm's ARG JAVA_OPTS", service).isTrue();
+        assertThat(image.group(1)).isEqualTo(launcher.group(1));
     }
 
     @ParameterizedTest(name = "{0}")
