@@ -95,13 +95,27 @@ public class Limiter {
                 return Future.succeededFuture(cached);
             }
         }
+        long sent = rejections.now();
         return store.check(group.buckets).transform(result -> Future.succeededFuture(result.succeeded()
-                ? judged(group, result.result())
-                : failure.decide(group.rules, group.buckets, result.cause())));
+                ? judged(group, result.result(), sent)
+                : failedOver(group, result.cause())));
     }
 
-    /** The remembered rejections of this group; empty when none is remembered (then the store decides). */
+    private List<RuleDecision> failedOver(Group group, Throwable why) {
+        if (!group.shadow) {
+            group.buckets.forEach(b -> rejections.forget(b.key())); // a probe's mark must not outlive it
+        }
+        return failure.decide(group.rules, group.buckets, why);
+    }
+
+    /**
+     * The remembered rejections of this group (also while another request probes a bucket whose rejection
+     * ran out or whose last token went); empty when the store decides, this request being the probe.
+     */
     private List<RuleDecision> cachedRejections(Group group) {
+        if (rejections.admit(group.buckets) == 0) {
+            return List.of();
+        }
         List<RuleDecision> out = new ArrayList<>(1);
         for (int i = 0; i < group.buckets.size(); i++) {
             long ms = rejections.remainingMs(group.buckets.get(i).key());
@@ -112,7 +126,7 @@ public class Limiter {
         return out;
     }
 
-    private List<RuleDecision> judged(Group group, List<Decision> decisions) {
+    private List<RuleDecision> judged(Group group, List<Decision> decisions, long sent) {
         failure.storeAnswered();
         List<RuleDecision> out = new ArrayList<>(decisions.size());
         for (int i = 0; i < decisions.size(); i++) {
@@ -120,11 +134,14 @@ public class Limiter {
             Outcome outcome;
             if (d.allowed()) {
                 outcome = Outcome.ALLOWED;
+                if (!group.shadow) {
+                    rejections.allowed(group.buckets.get(i), d.remaining(), sent);
+                }
             } else if (group.shadow) {
                 outcome = Outcome.SHADOW_REJECTED;
             } else {
                 outcome = Outcome.REJECTED;
-                rejections.remember(group.buckets.get(i).key(), d.retryAfterMs());
+                rejections.rejected(group.buckets.get(i), d.retryAfterMs(), sent);
             }
             out.add(RuleDecision.of(group.rules.get(i), d, outcome));
         }

@@ -1,50 +1,154 @@
 package io.tollgate.gateway.limiter;
 
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
+import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.Policy;
+
 /**
  * Remembers rejected buckets until their retry time, so a flooding client is answered 429 from memory and
- * costs at most one store call per retry period per gateway. Exact for token bucket and GCRA (nothing can
- * free a token earlier); for windows the retry time is the window's end, also exact.
+ * costs few store calls per retry period per gateway. Exact for token bucket and GCRA (nothing can free a
+ * token earlier); for windows the retry time is the window's end, also exact. Times are counted from when
+ * the check was SENT, never later than Redis decided, so memory never rejects past the true retry time.
+ * <p>
+ * Single flight, for token bucket and GCRA: when a remembered rejection runs out, or a check took a
+ * bucket's last token, the next request probes the store and the others that arrive while its answer is on
+ * the way are answered 429 from memory, until the answer comes, and never past one token interval
+ * (period ÷ limit) after the bucket could hold its next token: before then the probe takes the only token
+ * there can be, so none of them could have passed either. Without it every one of a flood's connections
+ * reaches the store each time a token frees. Windows free their whole limit at once: no single flight.
  */
 final class RejectionCache {
 
     /** Bounds memory under a flood of distinct keys; past it expired entries go, then all (it is only a cache). */
     private static final int MAX_ENTRIES = 100_000;
+    /** How long a probe holds the others back at most, when its answer never comes. */
+    static final long PROBE_MS = 1_000;
 
-    private final ConcurrentHashMap<String, Long> untilNanos = new ConcurrentHashMap<>();
+    /**
+     * @param untilNanos remembered until then (a probe: while the others wait)
+     * @param intervalNanos the bucket's token interval; 0 for windows (no single flight)
+     * @param probing a probe is in flight
+     */
+    private record Entry(long untilNanos, long intervalNanos, boolean probing) {
+    }
+
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     private final LongSupplier nanoClock;
 
     RejectionCache(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
     }
 
-    /** How long {@code bucketKey} stays rejected, in ms (at least 1 while remembered); 0 when not remembered. */
-    long remainingMs(String bucketKey) {
-        Long until = untilNanos.get(bucketKey);
-        if (until == null) {
-            return 0;
-        }
-        long left = until - nanoClock.getAsLong();
-        if (left <= 0) {
-            untilNanos.remove(bucketKey, until);
-            return 0;
-        }
-        return Math.max(1, left / 1_000_000);
+    /** The clock the cache counts on: read it when a check is sent. */
+    long now() {
+        return nanoClock.getAsLong();
     }
 
-    void remember(String bucketKey, long retryAfterMs) {
-        if (retryAfterMs <= 0) {
-            return;
+    /** How long {@code bucketKey} stays rejected, in ms (at least 1 while remembered); 0 when not remembered. */
+    long remainingMs(String bucketKey) {
+        Entry e = entries.get(bucketKey);
+        return e == null ? 0 : msLeft(e.untilNanos(), nanoClock.getAsLong());
+    }
+
+    /**
+     * For a request about to go to the store with {@code buckets}: 0 when it may go (it is then the probe of
+     * each of them that ran out), else how long one of them stays rejected, in ms, while a rejection is
+     * remembered or another request probes.
+     */
+    long admit(List<Bucket> buckets) {
+        if (entries.isEmpty()) {
+            return 0;
         }
         long now = nanoClock.getAsLong();
-        if (untilNanos.size() >= MAX_ENTRIES) {
-            untilNanos.values().removeIf(until -> until - now <= 0);
-            if (untilNanos.size() >= MAX_ENTRIES) {
-                untilNanos.clear();
+        long longest = 0;
+        for (Bucket bucket : buckets) {
+            Entry e = entries.get(bucket.key());
+            if (e != null) {
+                longest = Math.max(longest, msLeft(e.untilNanos(), now));
             }
         }
-        untilNanos.put(bucketKey, now + retryAfterMs * 1_000_000);
+        if (longest > 0) {
+            return longest;
+        }
+        for (int i = 0; i < buckets.size(); i++) {
+            String key = buckets.get(i).key();
+            Entry e = entries.get(key);
+            if (e == null) {
+                continue;
+            }
+            long holdUntil = e.probing() ? now : Math.min(e.untilNanos() + e.intervalNanos(), now + PROBE_MS * 1_000_000);
+            if (holdUntil <= now) {
+                entries.remove(key, e); // a window, an old entry or a lost probe: everyone may go
+                continue;
+            }
+            Entry mark = new Entry(holdUntil, e.intervalNanos(), true);
+            if (!entries.replace(key, e, mark)) {
+                // another request became the probe of this bucket first: this one waits, unmarking its own
+                for (int j = 0; j < i; j++) {
+                    unmark(buckets.get(j).key(), now);
+                }
+                Entry other = entries.get(key);
+                return other == null ? 0 : Math.max(1, msLeft(other.untilNanos(), now));
+            }
+        }
+        return 0;
+    }
+
+    /** The store rejected {@code bucket} in a check sent at {@code sentNanos}. */
+    void rejected(Bucket bucket, long retryAfterMs, long sentNanos) {
+        if (retryAfterMs <= 0) {
+            forget(bucket.key());
+            return;
+        }
+        bound(sentNanos);
+        entries.put(bucket.key(), new Entry(sentNanos + retryAfterMs * 1_000_000, interval(bucket.policy()), false));
+    }
+
+    /** The store allowed {@code bucket} in a check sent at {@code sentNanos}, leaving {@code remaining}. */
+    void allowed(Bucket bucket, long remaining, long sentNanos) {
+        long interval = interval(bucket.policy());
+        if (remaining > 0 || interval == 0) {
+            forget(bucket.key());
+            return;
+        }
+        // the last token is gone: the next request probes, the rest wait for it (single flight)
+        bound(sentNanos);
+        entries.put(bucket.key(), new Entry(sentNanos, interval, false));
+    }
+
+    /** Nothing is remembered of {@code bucketKey} any more (the store could not answer for it). */
+    void forget(String bucketKey) {
+        if (!entries.isEmpty()) {
+            entries.remove(bucketKey);
+        }
+    }
+
+    private void unmark(String key, long now) {
+        Entry e = entries.get(key);
+        if (e != null && e.probing()) {
+            entries.remove(key, e);
+        }
+    }
+
+    private void bound(long now) {
+        if (entries.size() >= MAX_ENTRIES) {
+            entries.values().removeIf(e -> e.untilNanos() + e.intervalNanos() - now <= 0);
+            if (entries.size() >= MAX_ENTRIES) {
+                entries.clear();
+            }
+        }
+    }
+
+    private static long interval(Policy policy) {
+        boolean bucket = policy.algorithm() == Algorithm.TOKEN_BUCKET || policy.algorithm() == Algorithm.GCRA;
+        return bucket ? policy.periodMs() * 1_000_000 / policy.limit() : 0;
+    }
+
+    private static long msLeft(long until, long now) {
+        long left = until - now;
+        return left <= 0 ? 0 : Math.max(1, left / 1_000_000);
     }
 }

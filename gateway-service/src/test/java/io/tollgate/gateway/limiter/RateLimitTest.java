@@ -164,6 +164,50 @@ class RateLimitTest {
     }
 
     @Test
+    void aFloodOnManyConnectionsCostsAboutTwoStoreCallsPerRefill() throws Exception {
+        // one token every 500 ms: each refill lets one request through; the rest of the flood is answered from
+        // memory, and when a token may be back only ONE request probes the store (single flight)
+        install("[" + rule("flood.many", "/flood-many/**", "api_key", 2, "1s", 1, "") + "]");
+        get("/flood-many/x").then().statusCode(200);
+        int port = RedisCli.port(config("test.redis.nodes"));
+        long before = RedisCli.calls(port, "evalsha") + RedisCli.calls(port, "eval");
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        java.net.http.HttpRequest request = java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port
+                        + "/flood-many/x"))
+                .header("X-API-Key", apiKey).build();
+        long start = System.nanoTime();
+        long end = start + java.time.Duration.ofMillis(2_500).toNanos();
+        java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService flooders = java.util.concurrent.Executors.newFixedThreadPool(16);
+        List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+        for (int c = 0; c < 16; c++) {
+            done.add(flooders.submit(() -> {
+                while (System.nanoTime() < end) {
+                    int status = http.send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                    assertThat(status).isIn(200, 429);
+                    answered.incrementAndGet();
+                }
+                return null;
+            }));
+        }
+        for (java.util.concurrent.Future<?> f : done) {
+            f.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        flooders.shutdown();
+        double refills = (System.nanoTime() - start) / 500_000_000.0;
+        long storeCalls = RedisCli.calls(port, "evalsha") + RedisCli.calls(port, "eval") - before;
+        assertThat(answered.get()).as("the flood was a flood").isGreaterThan(200);
+        // per refill: the probe that takes the token, then one probe that meets the spent bucket and is
+        // rejected (remembered); without single flight each of the 16 connections reached the store per
+        // refill (79 store calls for 3,147 requests over 5 refills, measured)
+        assertThat(storeCalls).as("store calls for %d requests over %.1f refills", answered.get(), refills)
+                .isLessThanOrEqualTo((long) Math.ceil(2 * (refills + 1)) + 2);
+        assertThat(backendHits()).as("allowed").isBetween((long) Math.floor(refills) - 1, (long) Math.ceil(refills) + 2);
+    }
+
+    @Test
     void shadowRulesCountButNeverReject() {
         install("[" + rule("shadow.one", "/shadow/**", "api_key", 1, "1m", 1, "\"shadow\":true") + "]");
         for (int i = 0; i < 5; i++) {

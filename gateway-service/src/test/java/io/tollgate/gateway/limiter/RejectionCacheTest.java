@@ -2,29 +2,105 @@ package io.tollgate.gateway.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
+import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.Policy;
+
 class RejectionCacheTest {
+
+    /** One token every 500 ms. */
+    private static final Policy TWO_A_SECOND = new Policy(Algorithm.TOKEN_BUCKET, 2, 1000, 1);
+    private static final Bucket A = new Bucket("rl:a:{k}", TWO_A_SECOND);
+    private static final Bucket B = new Bucket("rl:b:{k}", TWO_A_SECOND);
+    private static final Bucket WINDOW = new Bucket("rl:w:{k}", new Policy(Algorithm.FIXED_WINDOW, 5, 1000, 5));
 
     private final AtomicLong nanos = new AtomicLong(5_000_000_000L);
     private final RejectionCache cache = new RejectionCache(nanos::get);
 
     @Test
-    void remembersUntilTheRetryTimeExactly() {
-        cache.remember("rl:a:{k}", 1500);
-        assertThat(cache.remainingMs("rl:a:{k}")).isEqualTo(1500);
-        nanos.addAndGet(1_499_000_000L);
-        assertThat(cache.remainingMs("rl:a:{k}")).isEqualTo(1);
+    void remembersUntilTheRetryTimeCountedFromWhenTheCheckWasSent() {
+        long sent = nanos.get();
+        nanos.addAndGet(2_000_000L); // the answer took 2 ms
+        cache.rejected(A, 1500, sent);
+        assertThat(cache.remainingMs(A.key())).isEqualTo(1498);
+        nanos.addAndGet(1_497_000_000L);
+        assertThat(cache.remainingMs(A.key())).isEqualTo(1);
         nanos.addAndGet(1_000_000L);
-        assertThat(cache.remainingMs("rl:a:{k}")).isZero();
+        assertThat(cache.remainingMs(A.key())).isZero();
         assertThat(cache.remainingMs("rl:other:{k}")).isZero();
     }
 
     @Test
     void aNeverPassingRequestIsNotRemembered() {
-        cache.remember("rl:a:{k}", -1);
-        assertThat(cache.remainingMs("rl:a:{k}")).isZero();
+        cache.rejected(A, -1, nanos.get());
+        assertThat(cache.admit(List.of(A))).isZero();
+        assertThat(cache.remainingMs(A.key())).isZero();
+    }
+
+    @Test
+    void whenARejectionRunsOutOneRequestProbesAndTheOthersWaitForItsAnswer() {
+        cache.rejected(A, 200, nanos.get());
+        assertThat(cache.admit(List.of(A))).as("still rejected").isEqualTo(200);
+        nanos.addAndGet(200_000_000L);
+
+        assertThat(cache.admit(List.of(A))).as("the first request after the retry time goes to the store").isZero();
+        assertThat(cache.admit(List.of(A))).as("the next ones, while its answer is on the way, do not").isPositive();
+
+        cache.allowed(A, 0, nanos.get()); // the probe took the only token
+        assertThat(cache.admit(List.of(A))).as("the next request probes again").isZero();
+        assertThat(cache.admit(List.of(A))).isPositive();
+        cache.rejected(A, 480, nanos.get());
+        assertThat(cache.admit(List.of(A))).isEqualTo(480);
+    }
+
+    @Test
+    void othersWaitNoLongerThanOneTokenIntervalAfterTheBucketCouldPassAgain() {
+        cache.allowed(A, 0, nanos.get());
+        nanos.addAndGet(100_000_000L);
+        assertThat(cache.admit(List.of(A))).as("probe").isZero();
+        assertThat(cache.admit(List.of(A))).as("held until one interval after the spend").isEqualTo(400);
+        nanos.addAndGet(400_000_000L);
+        assertThat(cache.admit(List.of(A))).as("a second token may be there now: everyone goes").isZero();
+        assertThat(cache.admit(List.of(A))).isZero();
+    }
+
+    @Test
+    void aBucketWithTokensLeftOrAWindowIsNotHeldBack() {
+        cache.allowed(A, 3, nanos.get());
+        cache.allowed(WINDOW, 0, nanos.get());
+        assertThat(cache.admit(List.of(A))).isZero();
+        assertThat(cache.admit(List.of(A))).isZero();
+        cache.rejected(WINDOW, 10, nanos.get());
+        nanos.addAndGet(10_000_000L);
+        assertThat(cache.admit(List.of(WINDOW))).as("a window frees its whole limit at once").isZero();
+        assertThat(cache.admit(List.of(WINDOW))).isZero();
+    }
+
+    @Test
+    void anOldRejectionOrALostProbeHoldsNobodyBack() {
+        cache.rejected(A, 10, nanos.get());
+        nanos.addAndGet(1_000_000_000L); // long past: the bucket may be full
+        assertThat(cache.admit(List.of(A))).isZero();
+        assertThat(cache.admit(List.of(A))).isZero();
+
+        cache.rejected(B, 10, nanos.get());
+        nanos.addAndGet(10_000_000L);
+        assertThat(cache.admit(List.of(B))).isZero();
+        nanos.addAndGet(500_000_000L); // the probe's answer never came
+        assertThat(cache.admit(List.of(B))).isZero();
+    }
+
+    @Test
+    void aRequestThatMustWaitForOneBucketsProbeLeavesItsOtherBucketsUnmarked() {
+        cache.rejected(A, 10, nanos.get());
+        cache.rejected(B, 10, nanos.get());
+        nanos.addAndGet(10_000_000L);
+        assertThat(cache.admit(List.of(B))).as("probes b").isZero();
+        assertThat(cache.admit(List.of(A, B))).as("waits for b's probe").isPositive();
+        assertThat(cache.admit(List.of(A))).as("a was left unmarked: this one probes it").isZero();
     }
 }
