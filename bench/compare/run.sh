@@ -27,17 +27,19 @@
 #      scg-default        the peer with the JVM's defaults
 #      scg-small          the peer with -XX:+UseSerialGC -Xmx64m
 # Then summarise.py prints the Markdown tables (medians, ratios, goals).
+# 4. The check alone (part "check"): bench/check/run.sh, JMH over the gateway's store path against
+#    redis-benchmark's EVALSHA on a Redis of its own, alternating, with its own table (bench/README.md).
 #
 # Needs: wrk, nginx, redis-server, redis-cli, java (17+), curl, python3 (installed with apt-get when run as
 # root, else named and the run stops); builds the gateway's fast-jar and the peer's jar when missing.
 # Env: DURATION [10] seconds per run, WARMUP [10] per JVM variant (nginx: 2)   ROUNDS [3]   CONNECTIONS [50]   THREADS [2]   KEYS [10000]
 #      SCG_WARMUP [30] (its JIT takes longer to settle)   VARIANTS [all six, in the order above]
 #      FLOOD_CONNECTIONS [10]   BACKEND_WORKERS [1]   PROXY_WORKERS [auto]   PACED_ROUNDS [$ROUNDS]
-#      FOOTPRINT_RUNS [3]   LOAD_SECONDS [60]   PARTS ["requests paced footprint"]
+#      FOOTPRINT_RUNS [3]   LOAD_SECONDS [60]   PARTS ["requests paced footprint check"]
 #      TOLLGATE_JAVA_OPTS ["-XX:+UseSerialGC -Xmx64m"]   SCG_JAVA_OPTS [""] (request part)
 #      JAVA25_HOME [the temurin-25 under /usr/lib/jvm]   BUILD_AOT_JAR [no]   KEEP_WORK [no]
 #      GATEWAY_JAR [gateway-service/target/quarkus-app/quarkus-run.jar]   AOT_DIR [gateway-service/target/aot-jar]
-#      MAX_SECONDS [1200]: the whole run is stopped (and cleaned up) past this
+#      MAX_SECONDS [1500]: the whole run is stopped (and cleaned up) past this
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,13 +57,13 @@ PROXY_WORKERS=${PROXY_WORKERS:-auto}
 PACED_ROUNDS=${PACED_ROUNDS:-$ROUNDS}
 FOOTPRINT_RUNS=${FOOTPRINT_RUNS:-3}
 LOAD_SECONDS=${LOAD_SECONDS:-60}
-PARTS=${PARTS:-"requests paced footprint"}
+PARTS=${PARTS:-"requests paced footprint check"}
 TOLLGATE_JAVA_OPTS=${TOLLGATE_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx64m"}
 SCG_JAVA_OPTS=${SCG_JAVA_OPTS:-}
 SMALL_OPTS="-XX:+UseSerialGC -Xmx64m"
 GATEWAY_JAR=${GATEWAY_JAR:-"$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"}
 AOT_DIR=${AOT_DIR:-"$ROOT/gateway-service/target/aot-jar"}
-MAX_SECONDS=${MAX_SECONDS:-1200}
+MAX_SECONDS=${MAX_SECONDS:-1500}
 PEER_DIR="$ROOT/bench/peers/spring-cloud-gateway"
 PEER_JAR="$PEER_DIR/target/scg-peer.jar"
 COMMAND_LINE="bench/compare/run.sh${*:+ $*}"
@@ -422,3 +424,9 @@ fi
   echo "elapsed	$(($(date +%s) - STARTED)) s"
 } >>"$WORK/meta.tsv"
 python3 "$HERE/summarise.py" "$WORK"
+
+if has check; then
+  echo
+  echo "## The check alone (bench/check/run.sh)"
+  "$ROOT/bench/check/run.sh"
+fi
