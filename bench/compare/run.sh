@@ -21,8 +21,8 @@
 # 3. Footprint: launch to the first proxied 200 that the limiter checked (first_proxied.py, polled every
 #    5 ms), RSS at that answer, and VmRSS/RssAnon after LOAD_SECONDS of the same wrk load, median of
 #    FOOTPRINT_RUNS starts (the modes take turns; the load on the last start of each mode):
-#      tollgate-jvm17     fast-jar, `java`, -XX:+UseSerialGC -Xmx64m (as ./tollgate up ran it on JDK 17)
-#      tollgate-aotjar25  gateway-service/target/aot-jar on JDK 25 with an AOT cache trained here (skipped
+#      tollgate-jvm17     fast-jar, `java`, with the launcher's default flags ($LAUNCH_OPTS, MALLOC_ARENA_MAX=2)
+#      tollgate-aotjar25  gateway-service/target/aot-jar on JDK 25, the same flags, an AOT cache trained here (skipped
 #                         when there is no aot-jar or no JDK 25; BUILD_AOT_JAR=yes builds the aot-jar)
 #      scg-default        the peer with the JVM's defaults
 #      scg-small          the peer with -XX:+UseSerialGC -Xmx64m
@@ -61,6 +61,9 @@ PARTS=${PARTS:-"requests paced footprint check"}
 TOLLGATE_JAVA_OPTS=${TOLLGATE_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx64m"}
 SCG_JAVA_OPTS=${SCG_JAVA_OPTS:-}
 SMALL_OPTS="-XX:+UseSerialGC -Xmx64m"
+# the footprint's Tollgate modes run with the launcher's default flags and malloc arenas (./tollgate, docker/)
+LAUNCH_OPTS=${LAUNCH_OPTS:-"$SMALL_OPTS -XX:TrimNativeHeapInterval=1000 -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1"}
+LAUNCH_ENV="MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}"
 GATEWAY_JAR=${GATEWAY_JAR:-"$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"}
 AOT_DIR=${AOT_DIR:-"$ROOT/gateway-service/target/aot-jar"}
 MAX_SECONDS=${MAX_SECONDS:-1500}
@@ -356,7 +359,7 @@ if has footprint; then
     say "training the aot-jar's AOT cache (JDK 25)"
     port=$(free_port)
     # shellcheck disable=SC2046,SC2086
-    env $(tollgate_env "$port") "$JAVA25" $SMALL_OPTS -XX:AOTCacheOutput="$WORK/gateway.aot" \
+    env $(tollgate_env "$port") $LAUNCH_ENV "$JAVA25" $LAUNCH_OPTS -XX:AOTCacheOutput="$WORK/gateway.aot" \
       -jar "$WORK/aot-jar/quarkus-run.jar" >"$WORK/aot-training.log" 2>&1 &
     train_pid=$!; PIDS+=("$train_pid")
     if wait_for 120 checked "http://127.0.0.1:$port/limited/x" RateLimit-Policy; then
@@ -373,6 +376,7 @@ if has footprint; then
     echo "note	tollgate-aotjar25 skipped: no gateway-service/target/aot-jar or no JDK 25" >>"$WORK/meta.tsv"
   fi
   MODES+=(scg-default scg-small)
+  echo "note	footprint: Tollgate with the launcher's flags: $LAUNCH_ENV $LAUNCH_OPTS" >>"$WORK/meta.tsv"
 
   # launch_mode <mode> <port> <log>: "pid ms rss_kB" of first_proxied.py
   launch_mode() {
@@ -380,11 +384,11 @@ if has footprint; then
     # shellcheck disable=SC2046,SC2086
     case $mode in
       tollgate-jvm17)
-        env $(tollgate_env "$port") python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/limited/x" fp \
-          RateLimit-Policy "$log" -- java $SMALL_OPTS -jar "$GATEWAY_JAR" ;;
+        env $(tollgate_env "$port") $LAUNCH_ENV python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/limited/x" fp \
+          RateLimit-Policy "$log" -- java $LAUNCH_OPTS -jar "$GATEWAY_JAR" ;;
       tollgate-aotjar25)
-        env $(tollgate_env "$port") python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/limited/x" fp \
-          RateLimit-Policy "$log" -- "$JAVA25" $SMALL_OPTS -XX:AOTCache="$WORK/gateway.aot" \
+        env $(tollgate_env "$port") $LAUNCH_ENV python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/limited/x" fp \
+          RateLimit-Policy "$log" -- "$JAVA25" $LAUNCH_OPTS -XX:AOTCache="$WORK/gateway.aot" \
           -jar "$WORK/aot-jar/quarkus-run.jar" ;;
       scg-default)
         env $(scg_env "$port") python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/x" fp \
