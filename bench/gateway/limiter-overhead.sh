@@ -186,13 +186,39 @@ if "base-on" in variants:
           f"{med('base-on', 5) - med('base-off', 5):.1f} µs/request")
 PY
 echo
-echo "light load (wrk -c$LIGHT_CONNECTIONS): latency added by the limiter"
-echo "| path | req/s | p50 | p99 | gateway CPU µs/req |"
-echo "|---|---|---|---|---|"
-for v in off on; do
-  [[ " $PATHS " == *" $v "* ]] || continue
-  run "$v" "$LIGHT_CONNECTIONS" | awk '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $6}'
+echo "light load (wrk -c$LIGHT_CONNECTIONS, $ROUNDS rounds taking turns): latency added by the limiter"
+echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req |"
+echo "|---|---|---|---|---|---|"
+LIGHT="$WORK/light"
+for r in $(seq 1 "$ROUNDS"); do
+  for v in $VARIANTS; do
+    [[ $v != nginx && " $PATHS " == *" ${v#base-} "* ]] || continue
+    run "$v" "$LIGHT_CONNECTIONS" | tee -a "$LIGHT" \
+      | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6}'
+  done
 done
+[ -s "$LIGHT" ] && python3 - "$LIGHT" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+def ms(text):  # wrk's latency: 485.00us, 1.86ms, 1.02s
+    for unit, f in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if text.endswith(unit):
+            return float(text[:-len(unit)]) * f
+    return float("nan")
+def med(v, col, conv=float):
+    vals = [conv(r[col]) for r in rows if r[0] == v]
+    return statistics.median(vals) if vals else None
+variants = [v for v in ("base-off", "base-on", "off", "on") if any(r[0] == v for r in rows)]
+print()
+print("| path | req/s | p50 ms | p99 ms | gateway CPU µs/req |")
+print("|---|---|---|---|---|")
+for v in variants:
+    print(f"| {v} | {med(v, 1):,.0f} | {med(v, 2, ms):.2f} | {med(v, 3, ms):.2f} | {med(v, 5):.1f} |")
+for on, off in (("on", "off"), ("base-on", "base-off")):
+    if on in variants and off in variants:
+        print(f"added by the limiter ({on} - {off}, medians): p50 {med(on, 2, ms) - med(off, 2, ms):+.2f} ms, "
+              f"p99 {med(on, 3, ms) - med(off, 3, ms):+.2f} ms")
+PY
 echo
 echo "decisions of bench.limited over the whole run (fallbacks mean the store missed tollgate.store.timeout):"
 curl -fs "http://127.0.0.1:${GW_PORT[new]}/q/metrics" | grep '^tollgate_decisions_total{.*bench.limited' | sed 's/^/    /'
