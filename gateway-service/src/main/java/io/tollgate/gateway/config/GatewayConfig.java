@@ -98,6 +98,13 @@ public interface GatewayConfig {
 
         /** The circuit breaker in front of the store. */
         Breaker breaker();
+
+        /**
+         * Whether the checks one event loop asks for while it handles a batch of ready sockets go to Redis
+         * in one write (standalone Redis only; a Cluster's checks are always sent one by one).
+         */
+        @WithDefault("true")
+        boolean coalesce();
     }
 
     /** The store's circuit breaker. */

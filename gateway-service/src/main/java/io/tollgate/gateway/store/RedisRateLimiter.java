@@ -35,8 +35,8 @@ final class RedisRateLimiter implements RateLimiter {
 
     private final PinnedConnections redis;
 
-    RedisRateLimiter(Redis redis) {
-        this.redis = new PinnedConnections(redis);
+    RedisRateLimiter(Redis redis, boolean coalesce) {
+        this.redis = new PinnedConnections(redis, coalesce);
     }
 
     @Override
@@ -52,7 +52,8 @@ final class RedisRateLimiter implements RateLimiter {
                         return Future.failedFuture(err);
                     }
                     LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
-                    return redis.send(request(Command.EVAL, SCRIPT.text(), call));
+                    // alone: in a batch, a sibling's NOSCRIPT would fail this EVAL after Redis ran it
+                    return redis.sendAlone(request(Command.EVAL, SCRIPT.text(), call));
                 });
         return reply.map(r -> call.parse(integers(r)));
     }
@@ -74,6 +75,7 @@ final class RedisRateLimiter implements RateLimiter {
     }
 
     private static boolean isNoScript(Throwable err) {
-        return err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT");
+        // a coalesced batch reports its commands' errors as "ERR [i] NOSCRIPT ..."
+        return err.getMessage() != null && err.getMessage().contains("NOSCRIPT");
     }
 }

@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.tollgate.gateway.config.GatewayConfig;
@@ -20,13 +21,15 @@ class StoreProducer {
 
     @Produces
     @ApplicationScoped
-    RateLimiter rateLimiter(GatewayConfig config, Instance<Redis> redis) {
+    RateLimiter rateLimiter(GatewayConfig config, Instance<Redis> redis,
+            @ConfigProperty(name = "quarkus.redis.client-type", defaultValue = "standalone") String clientType) {
         return switch (config.store().type()) {
             case MEMORY -> {
                 LOG.warn("tollgate.store.type=memory: counts are exact for this one gateway only");
                 yield new InMemoryRateLimiter(Clock.systemUTC());
             }
-            case REDIS -> new RedisRateLimiter(redis.get());
+            case REDIS -> new RedisRateLimiter(redis.get(),
+                    config.store().coalesce() && "standalone".equalsIgnoreCase(clientType));
         };
     }
 }

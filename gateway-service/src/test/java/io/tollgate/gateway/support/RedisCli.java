@@ -44,6 +44,16 @@ public final class RedisCli {
         return 0;
     }
 
+    /** A counter of INFO (e.g. {@code total_reads_processed}). */
+    public static long info(int port, String field) {
+        for (String line : run(port, "INFO", "all").split("\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.substring(field.length() + 1).strip());
+            }
+        }
+        throw new IllegalStateException("no " + field + " in INFO of port " + port);
+    }
+
     /** The port of a {@code redis://127.0.0.1:<port>} address. */
     public static int port(String address) {
         return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));

@@ -57,6 +57,10 @@ public class CheckBenchmark {
     @Param({ "2" })
     int loops;
 
+    /** {@code tollgate.store.coalesce}: one write per loop's batch of checks (standalone Redis). */
+    @Param({ "true" })
+    boolean coalesce;
+
     private Vertx vertx;
     private Redis client;
     private GuardedStore store;
@@ -70,7 +74,7 @@ public class CheckBenchmark {
                 .setConnectionString(System.getProperty("redis.url", "redis://127.0.0.1:6379"))
                 .setMaxPoolSize(loops * 2)
                 .setMaxWaitingHandlers(inFlight * 4));
-        store = new GuardedStore(Stores.redis(client), vertx, Duration.ofSeconds(1),
+        store = new GuardedStore(Stores.redis(client, coalesce), vertx, Duration.ofSeconds(1),
                 new CircuitBreaker(100, 0.6, Duration.ofSeconds(1).toNanos(), System::nanoTime),
                 new SimpleMeterRegistry());
         buckets = new ArrayList<>(keys);

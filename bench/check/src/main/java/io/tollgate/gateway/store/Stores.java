@@ -9,8 +9,8 @@ public final class Stores {
     private Stores() {
     }
 
-    /** The store the gateway runs with {@code tollgate.store.type=redis}. */
-    public static RateLimiter redis(Redis client) {
-        return new RedisRateLimiter(client);
+    /** The store the gateway runs with {@code tollgate.store.type=redis} and {@code tollgate.store.coalesce}. */
+    public static RateLimiter redis(Redis client, boolean coalesce) {
+        return new RedisRateLimiter(client, coalesce);
     }
 }
