@@ -95,9 +95,8 @@ public class Limiter {
                 return Future.succeededFuture(cached);
             }
         }
-        long sent = rejections.now();
         return store.check(group.buckets).transform(result -> Future.succeededFuture(result.succeeded()
-                ? judged(group, result.result(), sent)
+                ? judged(group, result.result())
                 : failedOver(group, result.cause())));
     }
 
@@ -126,8 +125,9 @@ public class Limiter {
         return out;
     }
 
-    private List<RuleDecision> judged(Group group, List<Decision> decisions, long sent) {
+    private List<RuleDecision> judged(Group group, List<Decision> decisions) {
         failure.storeAnswered();
+        long answered = rejections.now();
         List<RuleDecision> out = new ArrayList<>(decisions.size());
         for (int i = 0; i < decisions.size(); i++) {
             Decision d = decisions.get(i);
@@ -135,13 +135,13 @@ public class Limiter {
             if (d.allowed()) {
                 outcome = Outcome.ALLOWED;
                 if (!group.shadow) {
-                    rejections.allowed(group.buckets.get(i), d.remaining(), sent);
+                    rejections.allowed(group.buckets.get(i), d.remaining(), d.resetMs(), answered);
                 }
             } else if (group.shadow) {
                 outcome = Outcome.SHADOW_REJECTED;
             } else {
                 outcome = Outcome.REJECTED;
-                rejections.rejected(group.buckets.get(i), d.retryAfterMs(), sent);
+                rejections.rejected(group.buckets.get(i), d.retryAfterMs(), answered);
             }
             out.add(RuleDecision.of(group.rules.get(i), d, outcome));
         }

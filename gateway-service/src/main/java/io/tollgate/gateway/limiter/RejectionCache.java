@@ -11,10 +11,16 @@ import io.tollgate.counter.Policy;
  * Remembers rejected buckets until their retry time, so a flooding client is answered 429 from memory and
  * costs few store calls per retry period per gateway. Exact for token bucket and GCRA (nothing can free a
  * token earlier); for windows the retry time is the window's end, also exact. Times are counted from when
- * the check was SENT, never later than Redis decided, so memory never rejects past the true retry time.
+ * the answer ARRIVED, never earlier than Redis decided, so a probe never comes before its token and meets a
+ * rejection: memory may reject past the true retry time by the answer's way back plus Redis's rounding up
+ * to whole ms (about 1 ms), never before it. (Counted from when the check was sent, every retry came that
+ * early, and a flood cost about two rejected store calls per retry period instead of none.)
  * <p>
- * Single flight, for token bucket and GCRA: when a remembered rejection runs out, or a check took a
- * bucket's last token, the next request probes the store and the others that arrive while its answer is on
+ * A check that took a bucket's last token (token bucket, GCRA) is remembered as a rejection until the next
+ * token: reset (the time until full) less (burst - 1) token intervals.
+ * <p>
+ * Single flight, for token bucket and GCRA: when a remembered rejection runs out, the next request probes
+ * the store and the others that arrive while its answer is on
  * the way are answered 429 from memory, until the answer comes, and never past one token interval
  * (period ÷ limit) after the bucket could hold its next token: before then the probe takes the only token
  * there can be, so none of them could have passed either. Without it every one of a flood's connections
@@ -31,8 +37,9 @@ final class RejectionCache {
      * @param untilNanos remembered until then (a probe: while the others wait)
      * @param intervalNanos the bucket's token interval; 0 for windows (no single flight)
      * @param probing a probe is in flight
+     * @param policy the policy the store decided with: a rule changed since then forgets the entry
      */
-    private record Entry(long untilNanos, long intervalNanos, boolean probing) {
+    private record Entry(long untilNanos, long intervalNanos, boolean probing, Policy policy) {
     }
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
@@ -42,7 +49,7 @@ final class RejectionCache {
         this.nanoClock = nanoClock;
     }
 
-    /** The clock the cache counts on: read it when a check is sent. */
+    /** The clock the cache counts on: read it when an answer arrives. */
     long now() {
         return nanoClock.getAsLong();
     }
@@ -66,7 +73,9 @@ final class RejectionCache {
         long longest = 0;
         for (Bucket bucket : buckets) {
             Entry e = entries.get(bucket.key());
-            if (e != null) {
+            if (e != null && !e.policy().equals(bucket.policy())) {
+                entries.remove(bucket.key(), e); // the rule changed: the store decides again
+            } else if (e != null) {
                 longest = Math.max(longest, msLeft(e.untilNanos(), now));
             }
         }
@@ -84,7 +93,7 @@ final class RejectionCache {
                 entries.remove(key, e); // a window, an old entry or a lost probe: everyone may go
                 continue;
             }
-            Entry mark = new Entry(holdUntil, e.intervalNanos(), true);
+            Entry mark = new Entry(holdUntil, e.intervalNanos(), true, e.policy());
             if (!entries.replace(key, e, mark)) {
                 // another request became the probe of this bucket first: this one waits, unmarking its own
                 for (int j = 0; j < i; j++) {
@@ -97,26 +106,31 @@ final class RejectionCache {
         return 0;
     }
 
-    /** The store rejected {@code bucket} in a check sent at {@code sentNanos}. */
-    void rejected(Bucket bucket, long retryAfterMs, long sentNanos) {
+    /** The store rejected {@code bucket} in an answer that arrived at {@code answeredNanos}. */
+    void rejected(Bucket bucket, long retryAfterMs, long answeredNanos) {
         if (retryAfterMs <= 0) {
             forget(bucket.key());
             return;
         }
-        bound(sentNanos);
-        entries.put(bucket.key(), new Entry(sentNanos + retryAfterMs * 1_000_000, interval(bucket.policy()), false));
+        bound(answeredNanos);
+        entries.put(bucket.key(), new Entry(answeredNanos + retryAfterMs * 1_000_000, interval(bucket.policy()), false,
+                bucket.policy()));
     }
 
-    /** The store allowed {@code bucket} in a check sent at {@code sentNanos}, leaving {@code remaining}. */
-    void allowed(Bucket bucket, long remaining, long sentNanos) {
+    /**
+     * The store allowed {@code bucket} in an answer that arrived at {@code answeredNanos}, leaving
+     * {@code remaining} whole tokens, full again in {@code resetMs}.
+     */
+    void allowed(Bucket bucket, long remaining, long resetMs, long answeredNanos) {
         long interval = interval(bucket.policy());
         if (remaining > 0 || interval == 0) {
             forget(bucket.key());
             return;
         }
-        // the last token is gone: the next request probes, the rest wait for it (single flight)
-        bound(sentNanos);
-        entries.put(bucket.key(), new Entry(sentNanos, interval, false));
+        // the last token is gone: nobody passes before the next one, then one request probes (single flight)
+        long nextToken = Math.max(0, resetMs * 1_000_000 - (bucket.policy().burst() - 1) * interval);
+        bound(answeredNanos);
+        entries.put(bucket.key(), new Entry(answeredNanos + nextToken, interval, false, bucket.policy()));
     }
 
     /** Nothing is remembered of {@code bucketKey} any more (the store could not answer for it). */

@@ -22,16 +22,32 @@ class RejectionCacheTest {
     private final RejectionCache cache = new RejectionCache(nanos::get);
 
     @Test
-    void remembersUntilTheRetryTimeCountedFromWhenTheCheckWasSent() {
-        long sent = nanos.get();
-        nanos.addAndGet(2_000_000L); // the answer took 2 ms
-        cache.rejected(A, 1500, sent);
-        assertThat(cache.remainingMs(A.key())).isEqualTo(1498);
-        nanos.addAndGet(1_497_000_000L);
+    void remembersUntilTheRetryTimeCountedFromWhenTheAnswerCame() {
+        cache.rejected(A, 1500, nanos.get());
+        assertThat(cache.remainingMs(A.key())).isEqualTo(1500);
+        nanos.addAndGet(1_499_000_000L);
         assertThat(cache.remainingMs(A.key())).isEqualTo(1);
         nanos.addAndGet(1_000_000L);
         assertThat(cache.remainingMs(A.key())).isZero();
         assertThat(cache.remainingMs("rl:other:{k}")).isZero();
+    }
+
+    @Test
+    void theLastTokenOfABurstIsRememberedUntilTheNextTokenNotUntilFull() {
+        // 10 a second (a token every 100 ms), burst 20: full again in 1,950 ms means the next token in 50 ms
+        Bucket burst = new Bucket("rl:burst:{k}", new Policy(Algorithm.GCRA, 10, 1000, 20));
+        cache.allowed(burst, 0, 1950, nanos.get());
+        assertThat(cache.admit(List.of(burst))).isEqualTo(50);
+        nanos.addAndGet(50_000_000L);
+        assertThat(cache.admit(List.of(burst))).as("the probe for the next token").isZero();
+    }
+
+    @Test
+    void aChangedRuleForgetsWhatTheOldOneRemembered() {
+        cache.rejected(A, 60_000, nanos.get());
+        Bucket faster = new Bucket(A.key(), new Policy(Algorithm.TOKEN_BUCKET, 100, 1000, 100));
+        assertThat(cache.admit(List.of(A))).isEqualTo(60_000);
+        assertThat(cache.admit(List.of(faster))).as("the same key under a new policy goes to the store").isZero();
     }
 
     @Test
@@ -50,8 +66,10 @@ class RejectionCacheTest {
         assertThat(cache.admit(List.of(A))).as("the first request after the retry time goes to the store").isZero();
         assertThat(cache.admit(List.of(A))).as("the next ones, while its answer is on the way, do not").isPositive();
 
-        cache.allowed(A, 0, nanos.get()); // the probe took the only token
-        assertThat(cache.admit(List.of(A))).as("the next request probes again").isZero();
+        cache.allowed(A, 0, 500, nanos.get()); // the probe took the only token; the next is 500 ms away
+        assertThat(cache.admit(List.of(A))).as("nobody goes before the next token").isEqualTo(500);
+        nanos.addAndGet(500_000_000L);
+        assertThat(cache.admit(List.of(A))).as("then one request probes again").isZero();
         assertThat(cache.admit(List.of(A))).isPositive();
         cache.rejected(A, 480, nanos.get());
         assertThat(cache.admit(List.of(A))).isEqualTo(480);
@@ -59,19 +77,19 @@ class RejectionCacheTest {
 
     @Test
     void othersWaitNoLongerThanOneTokenIntervalAfterTheBucketCouldPassAgain() {
-        cache.allowed(A, 0, nanos.get());
+        cache.allowed(A, 0, 100, nanos.get()); // next token in 100 ms
         nanos.addAndGet(100_000_000L);
         assertThat(cache.admit(List.of(A))).as("probe").isZero();
-        assertThat(cache.admit(List.of(A))).as("held until one interval after the spend").isEqualTo(400);
-        nanos.addAndGet(400_000_000L);
+        assertThat(cache.admit(List.of(A))).as("held one token interval past the next token").isEqualTo(500);
+        nanos.addAndGet(500_000_000L);
         assertThat(cache.admit(List.of(A))).as("a second token may be there now: everyone goes").isZero();
         assertThat(cache.admit(List.of(A))).isZero();
     }
 
     @Test
     void aBucketWithTokensLeftOrAWindowIsNotHeldBack() {
-        cache.allowed(A, 3, nanos.get());
-        cache.allowed(WINDOW, 0, nanos.get());
+        cache.allowed(A, 3, 1500, nanos.get());
+        cache.allowed(WINDOW, 0, 1000, nanos.get());
         assertThat(cache.admit(List.of(A))).isZero();
         assertThat(cache.admit(List.of(A))).isZero();
         cache.rejected(WINDOW, 10, nanos.get());
