@@ -24,7 +24,9 @@ import io.tollgate.counter.Policy;
  * the way are answered 429 from memory, until the answer comes, and never past one token interval
  * (period ÷ limit) after the bucket could hold its next token: before then the probe takes the only token
  * there can be, so none of them could have passed either. Without it every one of a flood's connections
- * reaches the store each time a token frees. Windows free their whole limit at once: no single flight.
+ * reaches the store each time a token frees. Windows free their whole limit at once: no single flight; nor
+ * a bucket idle long enough to hold two tokens or more (a burst must not wait behind one probe), except a
+ * bucket of burst 1, which never holds more than the one its probe takes.
  */
 final class RejectionCache {
 
@@ -89,6 +91,10 @@ final class RejectionCache {
                 continue;
             }
             long holdUntil = e.probing() ? now : Math.min(e.untilNanos() + e.intervalNanos(), now + PROBE_MS * 1_000_000);
+            if (holdUntil <= now && !e.probing() && e.intervalNanos() > 0 && e.policy().burst() == 1) {
+                // a bucket of one token holds one however long it waited: still one probe, the rest wait
+                holdUntil = now + Math.min(e.intervalNanos(), PROBE_MS * 1_000_000);
+            }
             if (holdUntil <= now) {
                 entries.remove(key, e); // a window, an old entry or a lost probe: everyone may go
                 continue;

@@ -51,6 +51,14 @@ class RejectionCacheTest {
     }
 
     @Test
+    void aBucketOfOneTokenIsProbedByOneRequestHoweverLongItWaited() {
+        cache.rejected(A, 10, nanos.get());
+        nanos.addAndGet(60_000_000_000L); // a minute idle: still at most one token
+        assertThat(cache.admit(List.of(A))).as("probe").isZero();
+        assertThat(cache.admit(List.of(A))).as("the others wait for its answer, one interval at most").isEqualTo(500);
+    }
+
+    @Test
     void aNeverPassingRequestIsNotRemembered() {
         cache.rejected(A, -1, nanos.get());
         assertThat(cache.admit(List.of(A))).isZero();
@@ -100,10 +108,11 @@ class RejectionCacheTest {
 
     @Test
     void anOldRejectionOrALostProbeHoldsNobodyBack() {
-        cache.rejected(A, 10, nanos.get());
-        nanos.addAndGet(1_000_000_000L); // long past: the bucket may be full
-        assertThat(cache.admit(List.of(A))).isZero();
-        assertThat(cache.admit(List.of(A))).isZero();
+        Bucket burstOfTwo = new Bucket("rl:two:{k}", new Policy(Algorithm.TOKEN_BUCKET, 2, 1000, 2));
+        cache.rejected(burstOfTwo, 10, nanos.get());
+        nanos.addAndGet(1_000_000_000L); // long past: the bucket may hold two tokens
+        assertThat(cache.admit(List.of(burstOfTwo))).isZero();
+        assertThat(cache.admit(List.of(burstOfTwo))).isZero();
 
         cache.rejected(B, 10, nanos.get());
         nanos.addAndGet(10_000_000L);
