@@ -93,7 +93,13 @@ class DockerfilesTest {
         Matcher image = Pattern.compile("(?m)^ARG JAVA_OPTS=\"([^\"]+)\"$")
                 .matcher(Repo.read("docker/" + service + "/Dockerfile.jvm"));
         assertThat(image.find()).as("docker/%s/Dockerfile.jvm's ARG JAVA_OPTS", service).isTrue();
-        assertThat(image.group(1)).isEqualTo(launcher.group(1));
+        String expected = launcher.group(1);
+        if (service.equals("rules-service")) {
+            Matcher rules = Pattern.compile("TOLLGATE_RULES_JAVA_OPTS-\"([^\"]+)\"").matcher(Repo.read("tollgate"));
+            assertThat(rules.find()).as("the launcher's default TOLLGATE_RULES_JAVA_OPTS").isTrue();
+            expected += " " + rules.group(1);
+        }
+        assertThat(image.group(1)).isEqualTo(expected);
     }
 
     @ParameterizedTest(name = "{0}")
