@@ -127,7 +127,6 @@ public class Limiter {
 
     private List<RuleDecision> judged(Group group, List<Decision> decisions) {
         failure.storeAnswered();
-        long answered = rejections.now();
         List<RuleDecision> out = new ArrayList<>(decisions.size());
         for (int i = 0; i < decisions.size(); i++) {
             Decision d = decisions.get(i);
@@ -135,13 +134,13 @@ public class Limiter {
             if (d.allowed()) {
                 outcome = Outcome.ALLOWED;
                 if (!group.shadow) {
-                    rejections.allowed(group.buckets.get(i), d.remaining(), d.resetMs(), answered);
+                    rejections.allowed(group.buckets.get(i), d.remaining(), d.resetMs());
                 }
             } else if (group.shadow) {
                 outcome = Outcome.SHADOW_REJECTED;
             } else {
                 outcome = Outcome.REJECTED;
-                rejections.rejected(group.buckets.get(i), d.retryAfterMs(), answered);
+                rejections.rejected(group.buckets.get(i), d.retryAfterMs());
             }
             out.add(RuleDecision.of(group.rules.get(i), d, outcome));
         }

@@ -33,15 +33,15 @@ final class RejectionCache {
     /** Bounds memory under a flood of distinct keys; past it expired entries go, then all (it is only a cache). */
     private static final int MAX_ENTRIES = 100_000;
     /** How long a probe holds the others back at most, when its answer never comes. */
-    static final long PROBE_MS = 1_000;
+    private static final long PROBE_NANOS = 1_000_000_000L;
 
     /**
      * @param untilNanos remembered until then (a probe: while the others wait)
-     * @param intervalNanos the bucket's token interval; 0 for windows (no single flight)
      * @param probing a probe is in flight
-     * @param policy the policy the store decided with: a rule changed since then forgets the entry
+     * @param policy the policy the store decided with (its token interval; a rule changed since then forgets
+     * the entry)
      */
-    private record Entry(long untilNanos, long intervalNanos, boolean probing, Policy policy) {
+    private record Entry(long untilNanos, boolean probing, Policy policy) {
     }
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
@@ -49,11 +49,6 @@ final class RejectionCache {
 
     RejectionCache(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
-    }
-
-    /** The clock the cache counts on: read it when an answer arrives. */
-    long now() {
-        return nanoClock.getAsLong();
     }
 
     /** How long {@code bucketKey} stays rejected, in ms (at least 1 while remembered); 0 when not remembered. */
@@ -90,20 +85,20 @@ final class RejectionCache {
             if (e == null) {
                 continue;
             }
-            long holdUntil = e.probing() ? now : Math.min(e.untilNanos() + e.intervalNanos(), now + PROBE_MS * 1_000_000);
-            if (holdUntil <= now && !e.probing() && e.intervalNanos() > 0 && e.policy().burst() == 1) {
-                // a bucket of one token holds one however long it waited: still one probe, the rest wait
-                holdUntil = now + Math.min(e.intervalNanos(), PROBE_MS * 1_000_000);
-            }
+            // the others wait for this probe until the bucket could hold a second token (never, at burst 1),
+            // and no longer than one interval from now, in case its answer never comes
+            long interval = interval(e.policy());
+            long secondToken = e.policy().burst() > 1 ? e.untilNanos() + interval : Long.MAX_VALUE;
+            long holdUntil = e.probing() ? now : Math.min(secondToken, now + Math.min(interval, PROBE_NANOS));
             if (holdUntil <= now) {
                 entries.remove(key, e); // a window, an old entry or a lost probe: everyone may go
                 continue;
             }
-            Entry mark = new Entry(holdUntil, e.intervalNanos(), true, e.policy());
+            Entry mark = new Entry(holdUntil, true, e.policy());
             if (!entries.replace(key, e, mark)) {
                 // another request became the probe of this bucket first: this one waits, unmarking its own
                 for (int j = 0; j < i; j++) {
-                    unmark(buckets.get(j).key(), now);
+                    unmark(buckets.get(j).key());
                 }
                 Entry other = entries.get(key);
                 return other == null ? 0 : Math.max(1, msLeft(other.untilNanos(), now));
@@ -112,31 +107,34 @@ final class RejectionCache {
         return 0;
     }
 
-    /** The store rejected {@code bucket} in an answer that arrived at {@code answeredNanos}. */
-    void rejected(Bucket bucket, long retryAfterMs, long answeredNanos) {
+    /** The store rejected {@code bucket}, in an answer that arrived just now. */
+    void rejected(Bucket bucket, long retryAfterMs) {
         if (retryAfterMs <= 0) {
             forget(bucket.key());
             return;
         }
-        bound(answeredNanos);
-        entries.put(bucket.key(), new Entry(answeredNanos + retryAfterMs * 1_000_000, interval(bucket.policy()), false,
-                bucket.policy()));
+        remember(bucket, retryAfterMs * 1_000_000);
     }
 
     /**
-     * The store allowed {@code bucket} in an answer that arrived at {@code answeredNanos}, leaving
-     * {@code remaining} whole tokens, full again in {@code resetMs}.
+     * The store allowed {@code bucket}, in an answer that arrived just now, leaving {@code remaining} whole
+     * tokens, full again in {@code resetMs}.
      */
-    void allowed(Bucket bucket, long remaining, long resetMs, long answeredNanos) {
+    void allowed(Bucket bucket, long remaining, long resetMs) {
         long interval = interval(bucket.policy());
         if (remaining > 0 || interval == 0) {
             forget(bucket.key());
             return;
         }
         // the last token is gone: nobody passes before the next one, then one request probes (single flight)
-        long nextToken = Math.max(0, resetMs * 1_000_000 - (bucket.policy().burst() - 1) * interval);
-        bound(answeredNanos);
-        entries.put(bucket.key(), new Entry(answeredNanos + nextToken, interval, false, bucket.policy()));
+        remember(bucket, Math.max(0, resetMs * 1_000_000 - (bucket.policy().burst() - 1) * interval));
+    }
+
+    /** {@code bucket} is rejected for {@code forNanos} from now, the moment its answer arrived. */
+    private void remember(Bucket bucket, long forNanos) {
+        long now = nanoClock.getAsLong();
+        bound(now);
+        entries.put(bucket.key(), new Entry(now + forNanos, false, bucket.policy()));
     }
 
     /** Nothing is remembered of {@code bucketKey} any more (the store could not answer for it). */
@@ -146,7 +144,7 @@ final class RejectionCache {
         }
     }
 
-    private void unmark(String key, long now) {
+    private void unmark(String key) {
         Entry e = entries.get(key);
         if (e != null && e.probing()) {
             entries.remove(key, e);
@@ -155,7 +153,7 @@ final class RejectionCache {
 
     private void bound(long now) {
         if (entries.size() >= MAX_ENTRIES) {
-            entries.values().removeIf(e -> e.untilNanos() + e.intervalNanos() - now <= 0);
+            entries.values().removeIf(e -> e.untilNanos() + interval(e.policy()) - now <= 0);
             if (entries.size() >= MAX_ENTRIES) {
                 entries.clear();
             }

@@ -71,7 +71,11 @@ final class PinnedConnections {
         if (context == null || !context.isEventLoopContext()) {
             return redis.send(request);
         }
-        Loop loop = loops.computeIfAbsent(Thread.currentThread(), Loop::new);
+        Thread thread = Thread.currentThread();
+        Loop loop = loops.get(thread); // every check: a plain read; the loop's first check makes its entry
+        if (loop == null) {
+            loop = loops.computeIfAbsent(thread, Loop::new);
+        }
         return batched ? loop.queue(request, context) : loop.send(request);
     }
 
