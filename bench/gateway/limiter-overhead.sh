@@ -69,6 +69,7 @@ NGINX
 nginx -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log"
 
 redis-server --port "$REDIS" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" >"$WORK/redis.log" 2>&1 &
+REDIS_PID=$!
 PIDS+=($!)
 
 cat >"$WORK/rules.json" <<JSON
@@ -120,28 +121,35 @@ gw_of() { case $1 in base-*) echo base ;; nginx) echo none ;; *) echo new ;; esa
 ticks() { # GW -> "user+sys sys" clock ticks of that gateway
   if [ "$1" = none ]; then echo "0 0"; else awk '{print $14 + $15, $15}' "/proc/${GW_PID[$1]}/stat"; fi
 }
+redis_ticks() { awk '{print $14 + $15}' "/proc/$REDIS_PID/stat"; }
+busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; } # the machine: user nice system irq softirq steal
+reads() { redis-cli -p "$REDIS" INFO stats | tr -d '\r' | awk -F: '/^total_reads_processed:/{print $2}'; }
 evalsha() { redis-cli -p "$REDIS" INFO commandstats | tr -d '\r' | awk -F'[=,:]' '/^cmdstat_evalsha:/{print $3, $5}'; }
 TICK=$(getconf CLK_TCK)
 
 # run VARIANT CONNECTIONS -> prints: variant req/s p50 p99 requests cpu_us sys_us evalsha_per_req usec_per_call
+#   redis_cpu_us machine_cpu_us (the private Redis's CPU and the whole machine's busy CPU, per request)
+#   evalsha_per_read (checks per socket read of Redis: how well the gateway's coalescing batches them)
 run() {
-  local name=$1 conns=$2 gw out c0 c1 e0 e1 reqs
+  local name=$1 conns=$2 gw out c0 c1 e0 e1 reqs r0 r1 m0 m1 q0 q1
   gw=$(gw_of "$name")
-  c0=$(ticks "$gw"); e0=$(evalsha)
+  c0=$(ticks "$gw"); e0=$(evalsha); r0=$(redis_ticks); m0=$(busy_ticks); q0=$(reads)
   out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$(url_of "$name")")
-  c1=$(ticks "$gw"); e1=$(evalsha)
+  c1=$(ticks "$gw"); e1=$(evalsha); r1=$(redis_ticks); m1=$(busy_ticks); q1=$(reads)
   reqs=$(echo "$out" | awk '/requests in/{print $1}')
   local rps p50 p99
   rps=$(echo "$out" | awk '/Requests\/sec/{print $2}')
   p50=$(echo "$out" | awk '$1=="50%"{print $2}')
   p99=$(echo "$out" | awk '$1=="99%"{print $2}')
   awk -v n="$name" -v rps="$rps" -v p50="$p50" -v p99="$p99" -v r="$reqs" -v hz="$TICK" \
-    -v c0="$c0" -v c1="$c1" -v e0="${e0:-0 0}" -v e1="${e1:-0 0}" 'BEGIN{
+    -v c0="$c0" -v c1="$c1" -v e0="${e0:-0 0}" -v e1="${e1:-0 0}" -v rc=$((r1 - r0)) -v mc=$((m1 - m0)) -v q=$((q1 - q0 - 2)) 'BEGIN{
       split(c0, a, " "); split(c1, b, " "); split(e0, x, " "); split(e1, y, " ");
       cpu = (n == "nginx") ? "-" : sprintf("%.1f", (b[1]-a[1])*1e6/hz/r);
       sys = (n == "nginx") ? "-" : sprintf("%.1f", (b[2]-a[2])*1e6/hz/r);
       per = (y[1] > x[1]) ? sprintf("%.2f", (y[2]-x[2])/(y[1]-x[1])) : "-";
-      printf "%s %s %s %s %s %s %s %.3f %s\n", n, rps, p50, p99, r, cpu, sys, (y[1]-x[1])/r, per }'
+      batch = (y[1] > x[1] && q > 0) ? sprintf("%.1f", (y[1]-x[1])/q) : "-";
+      printf "%s %s %s %s %s %s %s %.3f %s %.1f %.1f %s\n", n, rps, p50, p99, r, cpu, sys, (y[1]-x[1])/r, per,
+        rc*1e6/hz/r, mc*1e6/hz/r, batch }'
 }
 
 echo "warm-up..." >&2
@@ -149,13 +157,13 @@ for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" >/dev/null; done
 
 RESULTS="$WORK/results"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
-echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | EVALSHA/req | Redis µs/EVALSHA |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | EVALSHA/req | Redis µs/EVALSHA | Redis CPU µs/req | machine CPU µs/req | EVALSHA per Redis read |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
   for v in $VARIANTS; do
     [[ " $PATHS " == *" ${v#base-} "* ]] || continue
     run "$v" "$CONNECTIONS" | tee -a "$RESULTS" \
-      | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $8, $9}'
+      | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $8, $9, $10, $11, $12}'
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

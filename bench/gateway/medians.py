@@ -1,7 +1,7 @@
 """Medians over the rounds of bench/gateway/limiter-overhead.sh, as Markdown.
 
 Usage: medians.py load|light <rows>; each row: path req/s p50 p99 ... as the script's run() prints it
-(column 5 gateway CPU µs/req, 6 of it kernel).
+(column 5 gateway CPU µs/req, 6 of it kernel, 9 Redis CPU µs/req, 10 the machine's busy CPU µs/req).
 """
 import statistics
 import sys
@@ -31,11 +31,13 @@ def ratio(a, b):
 variants = [v for v in ("base-off", "base-on", "off", "on", "nginx") if any(r[0] == v for r in rows)]
 
 if mode == "load":
-    print("| path | req/s | gateway CPU µs/req | of it kernel |")
-    print("|---|---|---|---|")
+    def fmt(x):
+        return "-" if x is None else f"{x:.1f}"
+
+    print("| path | req/s | gateway CPU µs/req | of it kernel | Redis CPU µs/req | machine CPU µs/req |")
+    print("|---|---|---|---|---|---|")
     for v in variants:
-        cpu, sys_ = med(v, 5), med(v, 6)
-        print(f"| {v} | {med(v, 1):,.0f} | {'-' if cpu is None else f'{cpu:.1f}'} | {'-' if sys_ is None else f'{sys_:.1f}'} |")
+        print(f"| {v} | {med(v, 1):,.0f} | {fmt(med(v, 5))} | {fmt(med(v, 6))} | {fmt(med(v, 9))} | {fmt(med(v, 10))} |")
     print()
     print(f"on ÷ off: {ratio('on', 'off')}; on ÷ nginx: {ratio('on', 'nginx')}; off ÷ nginx: {ratio('off', 'nginx')}")
     if "on" in variants and "off" in variants and med("on", 5) is not None and med("off", 5) is not None:

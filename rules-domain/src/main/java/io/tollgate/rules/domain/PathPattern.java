@@ -83,19 +83,36 @@ public final class PathPattern {
         return Optional.empty();
     }
 
-    /** Whether a request path (without its query string) matches this pattern. */
+    /**
+     * Whether a request path (without its query string) matches this pattern. Walks the path's segments in
+     * place: this runs for every candidate rule of every request, so it allocates nothing.
+     */
     public boolean matches(String path) {
-        List<String> given = split(path == null ? "" : path);
-        if (given.size() < segments.size() || (!rest && given.size() != segments.size())) {
-            return false;
-        }
-        for (int i = 0; i < segments.size(); i++) {
-            String want = segments.get(i);
-            if (!want.equals(ONE) && !want.equals(given.get(i))) {
+        String given = path == null ? "" : path;
+        int at = 0;
+        for (String want : segments) {
+            int start = segmentStart(given, at);
+            if (start == given.length()) {
+                return false; // fewer segments than the pattern
+            }
+            int end = given.indexOf('/', start);
+            if (end < 0) {
+                end = given.length();
+            }
+            if (!want.equals(ONE) && !(want.length() == end - start && given.startsWith(want, start))) {
                 return false;
             }
+            at = end;
         }
-        return true;
+        return rest || segmentStart(given, at) == given.length();
+    }
+
+    /** Where the next non-empty segment at or after {@code at} starts, or the path's length when none. */
+    private static int segmentStart(String path, int at) {
+        while (at < path.length() && path.charAt(at) == '/') {
+            at++;
+        }
+        return at;
     }
 
     /** The glob this pattern was compiled from. */

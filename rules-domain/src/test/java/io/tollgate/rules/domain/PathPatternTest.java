@@ -3,6 +3,10 @@ package io.tollgate.rules.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
 import org.junit.jupiter.api.Test;
 
 class PathPatternTest {
@@ -62,5 +66,67 @@ class PathPatternTest {
         assertThat(PathPattern.problem("/a*")).isPresent();
         assertThat(PathPattern.problem("/a b")).isPresent();
         assertThatThrownBy(() -> PathPattern.compile("/**/x")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * The matcher walks the path in place; this holds it to the plain definition (split both into their
+     * non-empty segments, compare) over generated globs and paths, slashes doubled and trailing included.
+     */
+    @Test
+    void matchesLikeComparingSplitSegments() {
+        Random random = new Random(42);
+        String[] words = {"a", "b", "ab", "*"};
+        for (int g = 0; g < 300; g++) {
+            StringBuilder glob = new StringBuilder();
+            int n = random.nextInt(4);
+            for (int i = 0; i < n; i++) {
+                glob.append('/').append(words[random.nextInt(words.length)]);
+            }
+            if (random.nextBoolean()) {
+                glob.append("/**");
+            }
+            String text = glob.isEmpty() ? "/" : glob.toString();
+            PathPattern pattern = PathPattern.compile(text);
+            for (int q = 0; q < 50; q++) {
+                StringBuilder path = new StringBuilder();
+                int m = random.nextInt(6);
+                for (int i = 0; i < m; i++) {
+                    path.append(random.nextInt(4) == 0 ? "//" : "/").append(words[random.nextInt(3)]);
+                }
+                if (random.nextInt(4) == 0) {
+                    path.append('/');
+                }
+                assertThat(pattern.matches(path.toString())).as("%s on %s", text, path)
+                        .isEqualTo(bySplitting(text, path.toString()));
+            }
+        }
+    }
+
+    private static boolean bySplitting(String glob, String path) {
+        List<String> want = segments(glob);
+        List<String> given = segments(path);
+        boolean rest = !want.isEmpty() && want.get(want.size() - 1).equals("**");
+        if (rest) {
+            want = want.subList(0, want.size() - 1);
+        }
+        if (given.size() < want.size() || (!rest && given.size() != want.size())) {
+            return false;
+        }
+        for (int i = 0; i < want.size(); i++) {
+            if (!want.get(i).equals("*") && !want.get(i).equals(given.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> segments(String path) {
+        List<String> out = new ArrayList<>();
+        for (String part : path.split("/")) {
+            if (!part.isEmpty()) {
+                out.add(part);
+            }
+        }
+        return out;
     }
 }
