@@ -60,10 +60,6 @@ SHA=$(cli SCRIPT LOAD "$SCRIPT")
 FLOOR_SHA=$(cli SCRIPT LOAD "local t = redis.call('TIME') redis.call('GET', KEYS[1]) \
 redis.call('SET', KEYS[1], 'xxxxxxxxxxxxxxxxxxxxxxxxx', 'PXAT', t[1] * 1000 + 60000) return { 1, 0, 0, 0 }")
 
-# A variant holding only the token-bucket code and the driver: what building the other algorithms'
-# closures on every call costs (the catalog sends all four in one script).
-LUA=counter-scripts/src/main/resources/counter-scripts
-TB_ONLY_SHA=$(cli SCRIPT LOAD "$(head -1 <<<"$SCRIPT"; cat "$LUA/token_bucket.lua" "$LUA/check.lua")")
 
 # rps NAME PIPELINE COMMAND...: requests per second of one bounded redis-benchmark run
 rps() {
@@ -109,16 +105,14 @@ for alg in token_bucket gcra sliding_window fixed_window; do
   # production form: now = "" (Redis TIME), cost "" (1); 100 a second, burst 100
   measure "$alg" evalsha EVALSHA "$SHA" 1 "rl:bench:$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
 done
-measure tb_only evalsha EVALSHA "$TB_ONLY_SHA" 1 'rl:bench:tb_only:{__rand_int__}' '' '' token_bucket 100 1000 100
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo "| command | ops/s | ÷ INCR | ops/s -P $PIPELINE | ÷ INCR -P $PIPELINE | usec_per_call in Redis | server CPU µs/op |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-for name in INCR SET floor token_bucket gcra sliding_window fixed_window tb_only; do
+for name in INCR SET floor token_bucket gcra sliding_window fixed_window; do
   label="check ($name)"
   [[ $name == INCR || $name == SET ]] && label=$name
   [[ $name == floor ]] && label="floor script (TIME + GET + SET PXAT, no logic)"
-  [[ $name == tb_only ]] && label="check (token_bucket), a script with only the token-bucket code"
   printf '| %s | %.0f | %s | %.0f | %s | %s | %s |\n' "$label" "${P1[$name]}" "$(ratio "${P1[$name]}" "${P1[INCR]}")" \
     "${P16[$name]}" "$(ratio "${P16[$name]}" "${P16[INCR]}")" "${USEC[$name]}" "${CPU[$name]:-n/a}"
 done

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# What one check costs Redis, counted in instructions: a private redis-server runs under valgrind's
+# callgrind, which counts the instructions it executes, the same count for the same binary and inputs
+# however busy the machine is. So variants of the script compare exactly in one run, where
+# usec_per_call (wall clock) moves by 20 % from run to run on a shared 2-core box.
+#
+# Per command: CALLS calls from one client (redis-benchmark -c 1, random keys over KEYSPACE) after a
+# warm-up, the counters zeroed before and dumped after (callgrind_control), divided by CALLS: the
+# instructions Redis executes per call, reading the request and writing the reply included.
+# Rows: the check per algorithm, production form (now and cost "" = Redis TIME and 1; 100 a second,
+# burst 100), next to what any such script pays before its own logic: EVALSHA of an empty script with
+# no arguments and with the check's six, then TIME, GET and SET ... PXAT added one by one (the last is
+# the floor: the check's three Redis calls, its arguments, no logic); and INCR for scale.
+#
+# Usage: bench/scripts/counter-scripts-instructions.sh   (env CALLS=5000 KEYSPACE=10000)
+#   BASELINE_SCRIPT=file   another check script's text (e.g. an earlier commit's catalog), measured in the
+#                          same run as "baseline check" rows, e.g.:
+#     git stash; ./mvnw -q -pl counter-scripts compile; java -cp counter-scripts/target/classes \
+#       io.tollgate.counter.CounterScripts >/tmp/before.lua; git stash pop; ./mvnw -q -pl counter-scripts compile
+# Needs valgrind (callgrind_control), redis-server, redis-cli, redis-benchmark, java 17.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+CALLS=${CALLS:-5000}
+KEYSPACE=${KEYSPACE:-10000}
+for tool in valgrind callgrind_control redis-server redis-cli redis-benchmark java; do
+  command -v "$tool" >/dev/null || { echo "missing $tool on PATH (Debian: apt-get install valgrind redis-server redis-tools)" >&2; exit 1; }
+done
+if [[ ! -f counter-scripts/target/classes/io/tollgate/counter/CounterScripts.class ]]; then
+  ./mvnw -B -q -pl counter-scripts compile -Dformat.skip=true
+fi
+SCRIPT=$(java -cp counter-scripts/target/classes io.tollgate.counter.CounterScripts)
+
+TMP=$(mktemp -d)
+VG_PID=
+cleanup() {
+  if [[ -n "$VG_PID" ]]; then kill "$VG_PID" 2>/dev/null || true; wait "$VG_PID" 2>/dev/null || true; fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+valgrind --tool=callgrind --callgrind-out-file="$TMP/callgrind.out" \
+  redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$TMP" >"$TMP/valgrind.log" 2>&1 &
+VG_PID=$!
+cli() { redis-cli -p "$PORT" "$@"; }
+for _ in $(seq 1 150); do
+  [[ "$(cli PING 2>/dev/null)" == PONG ]] && break
+  sleep 0.2
+done
+[[ "$(cli PING 2>/dev/null)" == PONG ]] || { cat "$TMP/valgrind.log" >&2; exit 1; }
+
+ARGS=('' '' token_bucket 100 1000 100) # the check's six ARGV for one key
+load() { cli SCRIPT LOAD "$1"; }
+EMPTY=$(load "return { 1, 0, 0, 0 }")
+TIME=$(load "local t = redis.call('TIME') return { 1, 0, 0, 0 }")
+GET=$(load "local t = redis.call('TIME') redis.call('GET', KEYS[1]) return { 1, 0, 0, 0 }")
+FLOOR=$(load "local t = redis.call('TIME') redis.call('GET', KEYS[1]) \
+redis.call('SET', KEYS[1], 'xxxxxxxxxxxxxxxxxxxxxxxxx', 'PXAT', string.format('%d', t[1] * 1000 + 60000)) return { 1, 0, 0, 0 }")
+CHECK=$(load "$SCRIPT")
+BASELINE=
+[[ -z "${BASELINE_SCRIPT:-}" ]] || BASELINE=$(load "$(cat "$BASELINE_SCRIPT")")
+
+# per_call NAME COMMAND...: instructions per call of COMMAND ({__rand_int__} in a key is randomised)
+declare -A IR
+per_call() {
+  local name=$1; shift
+  redis-benchmark -p "$PORT" -c 1 -n 500 -r "$KEYSPACE" "$@" >/dev/null
+  callgrind_control -z "$VG_PID" >/dev/null 2>&1
+  redis-benchmark -p "$PORT" -c 1 -n "$CALLS" -r "$KEYSPACE" "$@" >/dev/null
+  callgrind_control -d "$name" "$VG_PID" >/dev/null 2>&1
+  local dump
+  dump=$(ls -t "$TMP"/callgrind.out.* | head -1)
+  IR[$name]=$(awk -v n="$CALLS" '/^totals:/ { printf "%.0f", $2 / n }' "$dump")
+}
+
+per_call incr INCR 'rl:bench:incr:{__rand_int__}'
+per_call empty EVALSHA "$EMPTY" 1 'rl:bench:empty:{__rand_int__}'
+per_call empty6 EVALSHA "$EMPTY" 1 'rl:bench:empty6:{__rand_int__}' "${ARGS[@]}"
+per_call time EVALSHA "$TIME" 1 'rl:bench:time:{__rand_int__}' "${ARGS[@]}"
+per_call get EVALSHA "$GET" 1 'rl:bench:get:{__rand_int__}' "${ARGS[@]}"
+per_call floor EVALSHA "$FLOOR" 1 'rl:bench:floor:{__rand_int__}' "${ARGS[@]}"
+for alg in token_bucket gcra sliding_window fixed_window; do
+  per_call "$alg" EVALSHA "$CHECK" 1 "rl:bench:$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
+  [[ -z "$BASELINE" ]] || per_call "base-$alg" EVALSHA "$BASELINE" 1 "rl:bench:base-$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
+done
+
+echo "| command | instructions per call | ÷ floor |"
+echo "|---|---:|---:|"
+row() { printf '| %s | %s | %s |\n' "$1" "${IR[$2]}" "$(awk -v a="${IR[$2]}" -v b="${IR[floor]}" 'BEGIN { printf "%.2f", a / b }')"; }
+row "INCR" incr
+row "EVALSHA of an empty script, no ARGV" empty
+row "the same with the check's six ARGV" empty6
+row "+ TIME" time
+row "+ GET" get
+row "+ SET ... PXAT: the floor (the check's calls and arguments, no logic)" floor
+for alg in token_bucket gcra sliding_window fixed_window; do
+  row "check ($alg)" "$alg"
+  [[ -z "$BASELINE" ]] || row "baseline check ($alg), ÷ this one's: $(awk -v a="${IR[base-$alg]}" -v b="${IR[$alg]}" 'BEGIN { printf "%.3f", a / b }')" "base-$alg"
+done
+echo
+echo "callgrind, $CALLS calls each after 500 warm-up calls, redis-benchmark -c 1 -r $KEYSPACE;" \
+  "$(redis-server --version | awk '{print $3}'); $(date -u '+%Y-%m-%d %H:%M UTC'); check script $(cli SCRIPT LOAD "$SCRIPT" | cut -c1-12)"
