@@ -8,18 +8,7 @@ import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.RestAssured;
+import io.tollgate.gateway.support.Flood;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.RedisCli;
 
@@ -44,7 +33,6 @@ class CoalescingTest {
     private static final int REQUESTS_EACH = 25;
     private static final int LIMIT = 300;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private int redisPort;
 
     @BeforeEach
@@ -59,10 +47,10 @@ class CoalescingTest {
         install("[" + rule("co.global", "/co/**", "global", LIMIT, "1h", LIMIT, "") + ","
                 + rule("co.client", "/co/**", "api_key", 1_000, "1h", 1_000, "") + "]");
 
-        ConcurrentHashMap<Integer, AtomicInteger> statuses = flood("/co/x");
+        Map<Integer, Integer> statuses = flood("/co/x");
 
         assertThat(statuses.keySet()).as("statuses").containsOnly(200, 429);
-        assertThat(statuses.get(200).get()).as("allowed of %d", CONNECTIONS * REQUESTS_EACH).isEqualTo(LIMIT);
+        assertThat(statuses.get(200)).as("allowed of %d", CONNECTIONS * REQUESTS_EACH).isEqualTo(LIMIT);
         assertThat(backendHits()).isEqualTo(LIMIT);
         assertThat(given().get("/q/metrics").asString()).as("decided by the store, never by the failure policy")
                 .doesNotContainPattern("outcome=\"fallback_[a-z]+\",rule=\"co\\.[a-z]+\"} [1-9]");
@@ -73,39 +61,18 @@ class CoalescingTest {
         install("[" + rule("co.flush", "/flush/**", "global", LIMIT, "1h", LIMIT, "") + "]");
         RedisCli.run(redisPort, "SCRIPT", "FLUSH");
 
-        ConcurrentHashMap<Integer, AtomicInteger> statuses = flood("/flush/x");
+        Map<Integer, Integer> statuses = flood("/flush/x");
 
         assertThat(statuses.keySet()).as("no check failed: every batch that met NOSCRIPT was sent again")
                 .containsOnly(200, 429);
-        assertThat(statuses.get(200).get()).isEqualTo(LIMIT);
+        assertThat(statuses.get(200)).isEqualTo(LIMIT);
         assertThat(backendHits()).isEqualTo(LIMIT);
         assertThat(given().get("/q/metrics").asString()).as("decided by the store, never by the failure policy")
                 .doesNotContainPattern("outcome=\"fallback_[a-z]+\",rule=\"co\\.flush\"} [1-9]");
     }
 
     /** {@code CONNECTIONS} clients, each with its own key, sending {@code REQUESTS_EACH} requests at once. */
-    private ConcurrentHashMap<Integer, AtomicInteger> flood(String path) throws Exception {
-        ConcurrentHashMap<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
-        ExecutorService clients = Executors.newFixedThreadPool(CONNECTIONS);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < CONNECTIONS; c++) {
-                HttpRequest request = HttpRequest.newBuilder(URI.create(RestAssured.baseURI + ":" + RestAssured.port + path))
-                        .header("X-API-Key", "client-" + c).build();
-                done.add(clients.submit(() -> {
-                    for (int i = 0; i < REQUESTS_EACH; i++) {
-                        int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-                        statuses.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            clients.shutdownNow();
-        }
-        return statuses;
+    private static Map<Integer, Integer> flood(String path) throws Exception {
+        return Flood.statuses(path, CONNECTIONS, c -> "client-" + c, n -> n < REQUESTS_EACH);
     }
 }
