@@ -39,6 +39,17 @@ class RateLimitTest {
     }
 
     @Test
+    void readyOnlyOnceTheStorePathIsWarm() {
+        // StoreWarmup runs checks on every event loop before the gateway reports ready, so the first client
+        // does not pay for class loading and connecting inside tollgate.store.timeout
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'store-warmup' }.status", is("UP"));
+        int port = RedisCli.port(config("test.redis.nodes"));
+        assertThat(RedisCli.calls(port, "evalsha") + RedisCli.calls(port, "eval")).as("checks Redis ran")
+                .isGreaterThanOrEqualTo(20);
+    }
+
+    @Test
     void workedExampleBurstOfTwentyThenRetryAfterOne() {
         install("[{\"id\":\"orders.write\",\"match\":{\"methods\":[\"POST\",\"PUT\"],\"path\":\"/orders/**\"},"
                 + "\"key\":\"api_key\",\"algorithm\":\"token_bucket\",\"limit\":10,\"period\":\"1s\",\"burst\":20}]");

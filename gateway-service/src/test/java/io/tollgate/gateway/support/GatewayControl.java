@@ -61,11 +61,16 @@ public final class GatewayControl {
         return version == null ? -1 : ((Number) version).longValue();
     }
 
+    /**
+     * Waits until the gateway applies {@code version} and its store warm-up is over, as an orchestrator
+     * waits for readiness: the warm-up's own checks would otherwise land in a test's count of store calls.
+     */
     public static void awaitVersion(long version) {
-        Awaitility.await("gateway applies rules version " + version)
+        Awaitility.await("gateway applies rules version " + version + ", store warmed")
                 .atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> appliedVersion() == version);
+                .until(() -> appliedVersion() == version && "UP".equals(
+                        given().get("/q/health/ready").jsonPath().get("checks.find { it.name == 'store-warmup' }.status")));
     }
 
     /** Backend hits since its last reset. */

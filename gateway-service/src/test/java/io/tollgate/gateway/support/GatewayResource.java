@@ -56,6 +56,9 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             }
             if ("memory".equals(args.get("store"))) {
                 config.put("tollgate.store.type", "memory");
+            } else if ("absent".equals(args.get("redis"))) {
+                // a Redis that is down when the gateway starts: nothing listens there
+                config.put("quarkus.redis.hosts", "redis://127.0.0.1:" + closedPort());
             } else {
                 RedisServers.Started started = RedisServers.start(args.getOrDefault("redis", "node"));
                 redis = started.handle();
