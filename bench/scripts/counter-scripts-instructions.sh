@@ -23,26 +23,14 @@ cd "$(dirname "$0")/../.."
 
 CALLS=${CALLS:-5000}
 KEYSPACE=${KEYSPACE:-10000}
-for tool in valgrind callgrind_control redis-server redis-cli redis-benchmark java; do
-  command -v "$tool" >/dev/null || { echo "missing $tool on PATH (Debian: apt-get install valgrind redis-server redis-tools)" >&2; exit 1; }
-done
-if [[ ! -f counter-scripts/target/classes/io/tollgate/counter/CounterScripts.class ]]; then
-  ./mvnw -B -q -pl counter-scripts compile -Dformat.skip=true
-fi
-SCRIPT=$(java -cp counter-scripts/target/classes io.tollgate.counter.CounterScripts)
-
-TMP=$(mktemp -d)
-VG_PID=
-cleanup() {
-  if [[ -n "$VG_PID" ]]; then kill "$VG_PID" 2>/dev/null || true; wait "$VG_PID" 2>/dev/null || true; fi
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
+source bench/scripts/common.sh
+need valgrind callgrind_control redis-server redis-cli redis-benchmark java python3
+SCRIPT=$(check_script)
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 valgrind --tool=callgrind --callgrind-out-file="$TMP/callgrind.out" \
   redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$TMP" >"$TMP/valgrind.log" 2>&1 &
-VG_PID=$!
+SERVER_PID=$!
 cli() { redis-cli -p "$PORT" "$@"; }
 for _ in $(seq 1 150); do
   [[ "$(cli PING 2>/dev/null)" == PONG ]] && break
@@ -66,9 +54,9 @@ declare -A IR
 per_call() {
   local name=$1; shift
   redis-benchmark -p "$PORT" -c 1 -n 500 -r "$KEYSPACE" "$@" >/dev/null
-  callgrind_control -z "$VG_PID" >/dev/null 2>&1
+  callgrind_control -z "$SERVER_PID" >/dev/null 2>&1
   redis-benchmark -p "$PORT" -c 1 -n "$CALLS" -r "$KEYSPACE" "$@" >/dev/null
-  callgrind_control -d "$name" "$VG_PID" >/dev/null 2>&1
+  callgrind_control -d "$name" "$SERVER_PID" >/dev/null 2>&1
   local dump
   dump=$(ls -t "$TMP"/callgrind.out.* | head -1)
   IR[$name]=$(awk -v n="$CALLS" '/^totals:/ { printf "%.0f", $2 / n }' "$dump")

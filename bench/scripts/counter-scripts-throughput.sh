@@ -19,23 +19,9 @@ KEYSPACE=${KEYSPACE:-100000}
 ROUNDS=${ROUNDS:-3}
 PIPELINE=16
 
-for tool in redis-server redis-cli redis-benchmark java; do
-  command -v "$tool" >/dev/null || { echo "missing $tool on PATH" >&2; exit 1; }
-done
-
-# The script text comes from the built catalog; build it once when missing.
-if [[ ! -f counter-scripts/target/classes/io/tollgate/counter/CounterScripts.class ]]; then
-  ./mvnw -B -q -pl counter-scripts compile -Dformat.skip=true
-fi
-SCRIPT=$(java -cp counter-scripts/target/classes io.tollgate.counter.CounterScripts)
-
-TMP=$(mktemp -d)
-SERVER_PID=
-cleanup() {
-  if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
+source bench/scripts/common.sh
+need redis-server redis-cli redis-benchmark java
+SCRIPT=$(check_script)
 
 if [[ -n "${REDIS_URL:-}" ]]; then
   hostport=${REDIS_URL#redis://}

@@ -121,8 +121,8 @@ final class RejectionCache {
      * tokens, full again in {@code resetMs}.
      */
     void allowed(Bucket bucket, long remaining, long resetMs) {
-        long interval = interval(bucket.policy());
-        if (remaining > 0 || interval == 0) {
+        long interval = remaining > 0 ? 0 : interval(bucket.policy()); // tokens left, the common case: no division
+        if (interval == 0) {
             forget(bucket.key());
             return;
         }

@@ -22,7 +22,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 
 /**
  * Runs the check path a few times on every event loop before the gateway reports ready, so the first
@@ -39,8 +38,8 @@ import io.vertx.core.VertxOptions;
 class StoreWarmup implements HealthCheck {
 
     private static final Logger LOG = Logger.getLogger(StoreWarmup.class);
-    static final int CHECKS_PER_LOOP = 20;
-    static final long BOUND_MS = 3_000;
+    private static final int CHECKS_PER_LOOP = 20;
+    private static final long BOUND_MS = 3_000;
     private static final Bucket BUCKET = new Bucket(CounterKeys.key("tollgate.warmup", "warmup"),
             new Policy(Algorithm.TOKEN_BUCKET, 1_000_000_000L, 1_000, 1_000_000_000L));
 
@@ -48,9 +47,8 @@ class StoreWarmup implements HealthCheck {
 
     void onStart(@Observes StartupEvent start, Vertx vertx, RateLimiter store) {
         // getOrCreateContext off a Vert.x thread gives a new context on the next event loop, round robin
-        int loops = count(vertx);
         List<Future<Void>> warmed = new ArrayList<>();
-        for (int i = 0; i < loops; i++) {
+        for (var ignored : vertx.nettyEventLoopGroup()) {
             Context context = vertx.getOrCreateContext();
             Promise<Void> loop = Promise.promise();
             context.runOnContext(v -> checks(store, CHECKS_PER_LOOP, loop));
@@ -61,14 +59,6 @@ class StoreWarmup implements HealthCheck {
             vertx.cancelTimer(timer);
             finish(all.succeeded() ? null : all.cause().toString());
         });
-    }
-
-    private static int count(Vertx vertx) {
-        int n = 0;
-        for (var ignored : vertx.nettyEventLoopGroup()) {
-            n++;
-        }
-        return n == 0 ? VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE : n;
     }
 
     /** {@code left} checks one after another on the calling loop, then completes {@code loop}. */

@@ -56,7 +56,10 @@ public final class GatewayControl {
 
     /** The version the gateway's readiness check reports. */
     public static long appliedVersion() {
-        JsonPath health = given().get("/q/health/ready").jsonPath();
+        return appliedVersion(given().get("/q/health/ready").jsonPath());
+    }
+
+    private static long appliedVersion(JsonPath health) {
         Object version = health.get("checks.find { it.name == 'rules' }.data.version");
         return version == null ? -1 : ((Number) version).longValue();
     }
@@ -69,8 +72,11 @@ public final class GatewayControl {
         Awaitility.await("gateway applies rules version " + version + ", store warmed")
                 .atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> appliedVersion() == version && "UP".equals(
-                        given().get("/q/health/ready").jsonPath().get("checks.find { it.name == 'store-warmup' }.status")));
+                .until(() -> {
+                    JsonPath health = given().get("/q/health/ready").jsonPath();
+                    return appliedVersion(health) == version
+                            && "UP".equals(health.get("checks.find { it.name == 'store-warmup' }.status"));
+                });
     }
 
     /** Backend hits since its last reset. */
