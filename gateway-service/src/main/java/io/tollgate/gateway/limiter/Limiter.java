@@ -112,14 +112,15 @@ public class Limiter {
      * ran out or whose last token went); empty when the store decides, this request being the probe.
      */
     private List<RuleDecision> cachedRejections(Group group) {
-        if (rejections.admit(group.buckets) == 0) {
+        long[] waits = rejections.admit(group.buckets);
+        if (waits == null) {
             return List.of();
         }
         List<RuleDecision> out = new ArrayList<>(1);
-        for (int i = 0; i < group.buckets.size(); i++) {
-            long ms = rejections.remainingMs(group.buckets.get(i).key());
-            if (ms > 0) {
-                out.add(RuleDecision.of(group.rules.get(i), new Decision(false, 0, ms, ms), Outcome.CACHED_REJECTED));
+        for (int i = 0; i < waits.length; i++) {
+            if (waits[i] > 0) {
+                out.add(RuleDecision.of(group.rules.get(i), new Decision(false, 0, waits[i], waits[i]),
+                        Outcome.CACHED_REJECTED));
             }
         }
         return out;

@@ -51,39 +51,48 @@ final class RejectionCache {
         this.nanoClock = nanoClock;
     }
 
-    /** How long {@code bucketKey} stays rejected, in ms (at least 1 while remembered); 0 when not remembered. */
-    long remainingMs(String bucketKey) {
-        Entry e = entries.get(bucketKey);
-        return e == null ? 0 : msLeft(e.untilNanos(), nanoClock.getAsLong());
-    }
-
     /**
-     * For a request about to go to the store with {@code buckets}: 0 when it may go (it is then the probe of
-     * each of them that ran out), else how long one of them stays rejected, in ms, while a rejection is
-     * remembered or another request probes.
+     * For a request about to go to the store with {@code buckets}: null when it may go (it is then the probe of
+     * each of them that ran out), else how long each of them keeps it back, in ms, all read at one moment (0
+     * for a bucket that does not; at least one is 1 or more): while a rejection is remembered or another
+     * request probes.
      */
-    long admit(List<Bucket> buckets) {
+    long[] admit(List<Bucket> buckets) {
         if (entries.isEmpty()) {
-            return 0;
+            return null;
         }
         long now = nanoClock.getAsLong();
-        long longest = 0;
-        for (Bucket bucket : buckets) {
+        long[] waits = null;
+        for (int i = 0; i < buckets.size(); i++) {
+            Bucket bucket = buckets.get(i);
             Entry e = entries.get(bucket.key());
             if (e != null && !e.policy().equals(bucket.policy())) {
                 entries.remove(bucket.key(), e); // the rule changed: the store decides again
-            } else if (e != null) {
-                longest = Math.max(longest, msLeft(e.untilNanos(), now));
+            } else if (e != null && e.untilNanos() - now > 0) {
+                if (waits == null) {
+                    waits = new long[buckets.size()];
+                }
+                waits[i] = msLeft(e.untilNanos(), now);
             }
         }
-        if (longest > 0) {
-            return longest;
+        if (waits != null) {
+            return waits;
         }
         for (int i = 0; i < buckets.size(); i++) {
             String key = buckets.get(i).key();
             Entry e = entries.get(key);
             if (e == null) {
                 continue;
+            }
+            if (e.untilNanos() - now > 0) {
+                // since the look above, another request became this bucket's probe (or its answer came): this
+                // one waits, unmarking its own. (Taking that fresh mark for a lost probe let a flood through.)
+                for (int j = 0; j < i; j++) {
+                    unmark(buckets.get(j).key());
+                }
+                waits = new long[buckets.size()];
+                waits[i] = msLeft(e.untilNanos(), now);
+                return waits;
             }
             // the others wait for this probe until the bucket could hold a second token (never, at burst 1),
             // and no longer than one interval from now, in case its answer never comes
@@ -94,17 +103,11 @@ final class RejectionCache {
                 entries.remove(key, e); // a window, an old entry or a lost probe: everyone may go
                 continue;
             }
-            Entry mark = new Entry(holdUntil, true, e.policy());
-            if (!entries.replace(key, e, mark)) {
-                // another request became the probe of this bucket first: this one waits, unmarking its own
-                for (int j = 0; j < i; j++) {
-                    unmark(buckets.get(j).key());
-                }
-                Entry other = entries.get(key);
-                return other == null ? 0 : Math.max(1, msLeft(other.untilNanos(), now));
+            if (!entries.replace(key, e, new Entry(holdUntil, true, e.policy()))) {
+                i--; // it changed since this look (another request's mark, an answer): look again
             }
         }
-        return 0;
+        return null;
     }
 
     /** The store rejected {@code bucket}, in an answer that arrived just now. */

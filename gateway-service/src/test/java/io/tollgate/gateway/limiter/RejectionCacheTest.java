@@ -2,7 +2,13 @@ package io.tollgate.gateway.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -22,14 +28,60 @@ class RejectionCacheTest {
     private final RejectionCache cache = new RejectionCache(nanos::get);
 
     @Test
+    void eachBucketReportsItsOwnWaitAndNoneMeansTheRequestGoes() {
+        cache.rejected(B, 700);
+        assertThat(cache.admit(List.of(A, B))).containsExactly(0, 700);
+        assertThat(cache.admit(List.of(A))).as("nothing remembered of a: the store decides").isNull();
+    }
+
+    @Test
+    void aRejectionAboutToRunOutStillAnswersWithAWait() {
+        // the clock moves 0.6 ms at every reading: the wait is read with the decision, never after it
+        AtomicLong ticking = new AtomicLong(5_000_000_000L);
+        RejectionCache moving = new RejectionCache(() -> ticking.addAndGet(600_000));
+        moving.rejected(A, 1);
+        assertThat(moving.admit(List.of(A))).containsExactly(1);
+    }
+
+    @Test
+    void requestsRacingForARejectionThatRanOutMakeOneProbe() throws Exception {
+        // several loops meet the same run-out rejection at once: one of them probes, the others wait for it
+        // (one loop taking another's fresh mark for a lost probe once sent a whole flood to the store)
+        int racers = 4;
+        ExecutorService threads = Executors.newFixedThreadPool(racers);
+        try {
+            for (int trial = 0; trial < 5_000; trial++) {
+                RejectionCache shared = new RejectionCache(nanos::get);
+                shared.rejected(A, 10);
+                nanos.addAndGet(10_000_000L);
+                CyclicBarrier together = new CyclicBarrier(racers);
+                List<Future<long[]>> answers = new ArrayList<>();
+                for (int r = 0; r < racers; r++) {
+                    answers.add(threads.submit(() -> {
+                        together.await();
+                        return shared.admit(List.of(A));
+                    }));
+                }
+                int probes = 0;
+                for (Future<long[]> answer : answers) {
+                    probes += answer.get() == null ? 1 : 0;
+                }
+                assertThat(probes).as("probes in trial %d", trial).isEqualTo(1);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
     void remembersUntilTheRetryTimeCountedFromWhenTheAnswerCame() {
         cache.rejected(A, 1500);
-        assertThat(cache.remainingMs(A.key())).isEqualTo(1500);
+        assertThat(waitMs(A)).isEqualTo(1500);
         nanos.addAndGet(1_499_000_000L);
-        assertThat(cache.remainingMs(A.key())).isEqualTo(1);
+        assertThat(waitMs(A)).isEqualTo(1);
         nanos.addAndGet(1_000_000L);
-        assertThat(cache.remainingMs(A.key())).isZero();
-        assertThat(cache.remainingMs("rl:other:{k}")).isZero();
+        assertThat(waitMs(A)).isZero();
+        assertThat(waitMs(new Bucket("rl:other:{k}", TWO_A_SECOND))).isZero();
     }
 
     @Test
@@ -37,73 +89,73 @@ class RejectionCacheTest {
         // 10 a second (a token every 100 ms), burst 20: full again in 1,950 ms means the next token in 50 ms
         Bucket burst = new Bucket("rl:burst:{k}", new Policy(Algorithm.GCRA, 10, 1000, 20));
         cache.allowed(burst, 0, 1950);
-        assertThat(cache.admit(List.of(burst))).isEqualTo(50);
+        assertThat(waitMs(burst)).isEqualTo(50);
         nanos.addAndGet(50_000_000L);
-        assertThat(cache.admit(List.of(burst))).as("the probe for the next token").isZero();
+        assertThat(waitMs(burst)).as("the probe for the next token").isZero();
     }
 
     @Test
     void aChangedRuleForgetsWhatTheOldOneRemembered() {
         cache.rejected(A, 60_000);
         Bucket faster = new Bucket(A.key(), new Policy(Algorithm.TOKEN_BUCKET, 100, 1000, 100));
-        assertThat(cache.admit(List.of(A))).isEqualTo(60_000);
-        assertThat(cache.admit(List.of(faster))).as("the same key under a new policy goes to the store").isZero();
+        assertThat(waitMs(A)).isEqualTo(60_000);
+        assertThat(waitMs(faster)).as("the same key under a new policy goes to the store").isZero();
     }
 
     @Test
     void aBucketOfOneTokenIsProbedByOneRequestHoweverLongItWaited() {
         cache.rejected(A, 10);
         nanos.addAndGet(60_000_000_000L); // a minute idle: still at most one token
-        assertThat(cache.admit(List.of(A))).as("probe").isZero();
-        assertThat(cache.admit(List.of(A))).as("the others wait for its answer, one interval at most").isEqualTo(500);
+        assertThat(waitMs(A)).as("probe").isZero();
+        assertThat(waitMs(A)).as("the others wait for its answer, one interval at most").isEqualTo(500);
     }
 
     @Test
     void aNeverPassingRequestIsNotRemembered() {
         cache.rejected(A, -1);
-        assertThat(cache.admit(List.of(A))).isZero();
-        assertThat(cache.remainingMs(A.key())).isZero();
+        assertThat(waitMs(A)).isZero();
+        assertThat(waitMs(A)).isZero();
     }
 
     @Test
     void whenARejectionRunsOutOneRequestProbesAndTheOthersWaitForItsAnswer() {
         cache.rejected(A, 200);
-        assertThat(cache.admit(List.of(A))).as("still rejected").isEqualTo(200);
+        assertThat(waitMs(A)).as("still rejected").isEqualTo(200);
         nanos.addAndGet(200_000_000L);
 
-        assertThat(cache.admit(List.of(A))).as("the first request after the retry time goes to the store").isZero();
-        assertThat(cache.admit(List.of(A))).as("the next ones, while its answer is on the way, do not").isPositive();
+        assertThat(waitMs(A)).as("the first request after the retry time goes to the store").isZero();
+        assertThat(waitMs(A)).as("the next ones, while its answer is on the way, do not").isPositive();
 
         cache.allowed(A, 0, 500); // the probe took the only token; the next is 500 ms away
-        assertThat(cache.admit(List.of(A))).as("nobody goes before the next token").isEqualTo(500);
+        assertThat(waitMs(A)).as("nobody goes before the next token").isEqualTo(500);
         nanos.addAndGet(500_000_000L);
-        assertThat(cache.admit(List.of(A))).as("then one request probes again").isZero();
-        assertThat(cache.admit(List.of(A))).isPositive();
+        assertThat(waitMs(A)).as("then one request probes again").isZero();
+        assertThat(waitMs(A)).isPositive();
         cache.rejected(A, 480);
-        assertThat(cache.admit(List.of(A))).isEqualTo(480);
+        assertThat(waitMs(A)).isEqualTo(480);
     }
 
     @Test
     void othersWaitNoLongerThanOneTokenIntervalAfterTheBucketCouldPassAgain() {
         cache.allowed(A, 0, 100); // next token in 100 ms
         nanos.addAndGet(100_000_000L);
-        assertThat(cache.admit(List.of(A))).as("probe").isZero();
-        assertThat(cache.admit(List.of(A))).as("held one token interval past the next token").isEqualTo(500);
+        assertThat(waitMs(A)).as("probe").isZero();
+        assertThat(waitMs(A)).as("held one token interval past the next token").isEqualTo(500);
         nanos.addAndGet(500_000_000L);
-        assertThat(cache.admit(List.of(A))).as("a second token may be there now: everyone goes").isZero();
-        assertThat(cache.admit(List.of(A))).isZero();
+        assertThat(waitMs(A)).as("a second token may be there now: everyone goes").isZero();
+        assertThat(waitMs(A)).isZero();
     }
 
     @Test
     void aBucketWithTokensLeftOrAWindowIsNotHeldBack() {
         cache.allowed(A, 3, 1500);
         cache.allowed(WINDOW, 0, 1000);
-        assertThat(cache.admit(List.of(A))).isZero();
-        assertThat(cache.admit(List.of(A))).isZero();
+        assertThat(waitMs(A)).isZero();
+        assertThat(waitMs(A)).isZero();
         cache.rejected(WINDOW, 10);
         nanos.addAndGet(10_000_000L);
-        assertThat(cache.admit(List.of(WINDOW))).as("a window frees its whole limit at once").isZero();
-        assertThat(cache.admit(List.of(WINDOW))).isZero();
+        assertThat(waitMs(WINDOW)).as("a window frees its whole limit at once").isZero();
+        assertThat(waitMs(WINDOW)).isZero();
     }
 
     @Test
@@ -111,14 +163,14 @@ class RejectionCacheTest {
         Bucket burstOfTwo = new Bucket("rl:two:{k}", new Policy(Algorithm.TOKEN_BUCKET, 2, 1000, 2));
         cache.rejected(burstOfTwo, 10);
         nanos.addAndGet(1_000_000_000L); // long past: the bucket may hold two tokens
-        assertThat(cache.admit(List.of(burstOfTwo))).isZero();
-        assertThat(cache.admit(List.of(burstOfTwo))).isZero();
+        assertThat(waitMs(burstOfTwo)).isZero();
+        assertThat(waitMs(burstOfTwo)).isZero();
 
         cache.rejected(B, 10);
         nanos.addAndGet(10_000_000L);
-        assertThat(cache.admit(List.of(B))).isZero();
+        assertThat(waitMs(B)).isZero();
         nanos.addAndGet(500_000_000L); // the probe's answer never came
-        assertThat(cache.admit(List.of(B))).isZero();
+        assertThat(waitMs(B)).isZero();
     }
 
     @Test
@@ -126,8 +178,14 @@ class RejectionCacheTest {
         cache.rejected(A, 10);
         cache.rejected(B, 10);
         nanos.addAndGet(10_000_000L);
-        assertThat(cache.admit(List.of(B))).as("probes b").isZero();
-        assertThat(cache.admit(List.of(A, B))).as("waits for b's probe").isPositive();
-        assertThat(cache.admit(List.of(A))).as("a was left unmarked: this one probes it").isZero();
+        assertThat(waitMs(B)).as("probes b").isZero();
+        assertThat(waitMs(A, B)).as("waits for b's probe").isPositive();
+        assertThat(waitMs(A)).as("a was left unmarked: this one probes it").isZero();
+    }
+
+    /** The longest wait {@code buckets} are answered with, 0 when the request goes to the store. */
+    private long waitMs(Bucket... buckets) {
+        long[] waits = cache.admit(List.of(buckets));
+        return waits == null ? 0 : Arrays.stream(waits).max().orElseThrow();
     }
 }

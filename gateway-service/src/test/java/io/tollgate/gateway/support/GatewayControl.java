@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -82,6 +83,14 @@ public final class GatewayControl {
     /** Backend hits since its last reset. */
     public static long backendHits() {
         return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath().getLong("hits");
+    }
+
+    /** The gateway's decision counts for {@code ruleId} and its store errors, as its metrics lines say. */
+    public static String decisions(String ruleId) {
+        return given().get("/q/metrics").asString().lines()
+                .filter(line -> line.startsWith("tollgate_store_errors_total")
+                        || line.startsWith("tollgate_decisions_total") && line.contains("rule=\"" + ruleId + "\""))
+                .collect(Collectors.joining("; "));
     }
 
     public static void resetBackend() {
