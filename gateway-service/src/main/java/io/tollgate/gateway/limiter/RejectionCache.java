@@ -78,6 +78,7 @@ final class RejectionCache {
         if (waits != null) {
             return waits;
         }
+        Entry[] taken = null; // with several buckets: per bucket this request marked, the entry and its mark
         for (int i = 0; i < buckets.size(); i++) {
             String key = buckets.get(i).key();
             Entry e = entries.get(key);
@@ -86,10 +87,9 @@ final class RejectionCache {
             }
             if (e.untilNanos() - now > 0) {
                 // since the look above, another request became this bucket's probe (or its answer came): this
-                // one waits, unmarking its own. (Taking that fresh mark for a lost probe let a flood through.)
-                for (int j = 0; j < i; j++) {
-                    unmark(buckets.get(j).key());
-                }
+                // one waits, giving back the buckets it marked. (Taking that fresh mark for a lost probe let a
+                // flood through.)
+                unmark(buckets, taken);
                 waits = new long[buckets.size()];
                 waits[i] = msLeft(e.untilNanos(), now);
                 return waits;
@@ -103,8 +103,15 @@ final class RejectionCache {
                 entries.remove(key, e); // a window, an old entry or a lost probe: everyone may go
                 continue;
             }
-            if (!entries.replace(key, e, new Entry(holdUntil, true, e.policy()))) {
+            Entry mark = new Entry(holdUntil, true, e.policy());
+            if (!entries.replace(key, e, mark)) {
                 i--; // it changed since this look (another request's mark, an answer): look again
+            } else if (buckets.size() > 1) {
+                if (taken == null) {
+                    taken = new Entry[2 * buckets.size()];
+                }
+                taken[2 * i] = e;
+                taken[2 * i + 1] = mark;
             }
         }
         return null;
@@ -147,10 +154,18 @@ final class RejectionCache {
         }
     }
 
-    private void unmark(String key) {
-        Entry e = entries.get(key);
-        if (e != null && e.probing()) {
-            entries.remove(key, e);
+    /**
+     * Puts back what this request's marks replaced, so each of those buckets still has ONE probe to come
+     * (removing them would let every request through at once); a mark already replaced by an answer stays.
+     */
+    private void unmark(List<Bucket> buckets, Entry[] taken) {
+        if (taken == null) {
+            return;
+        }
+        for (int j = 0; j < buckets.size(); j++) {
+            if (taken[2 * j + 1] != null) {
+                entries.replace(buckets.get(j).key(), taken[2 * j + 1], taken[2 * j]);
+            }
         }
     }
 

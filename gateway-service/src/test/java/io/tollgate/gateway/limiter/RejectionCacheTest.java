@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -67,6 +69,44 @@ class RejectionCacheTest {
                     probes += answer.get() == null ? 1 : 0;
                 }
                 assertThat(probes).as("probes in trial %d", trial).isEqualTo(1);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void requestsRacingOverSeveralBucketsMakeOneProbePerBucket() throws Exception {
+        // a request that marked one bucket and must wait for another's probe gives its mark back: that bucket
+        // still gets exactly one probe (dropping its memory instead let every later request through)
+        List<List<Bucket>> requests = List.of(List.of(A, B), List.of(B), List.of(A), List.of(B, A));
+        ExecutorService threads = Executors.newFixedThreadPool(requests.size());
+        try {
+            for (int trial = 0; trial < 5_000; trial++) {
+                RejectionCache shared = new RejectionCache(nanos::get);
+                shared.rejected(A, 10);
+                shared.rejected(B, 10);
+                nanos.addAndGet(10_000_000L);
+                CyclicBarrier together = new CyclicBarrier(requests.size());
+                List<Future<long[]>> answers = new ArrayList<>();
+                for (List<Bucket> request : requests) {
+                    answers.add(threads.submit(() -> {
+                        together.await();
+                        return shared.admit(request);
+                    }));
+                }
+                Map<Bucket, Integer> probes = new HashMap<>(Map.of(A, 0, B, 0));
+                for (int r = 0; r < requests.size(); r++) {
+                    if (answers.get(r).get() == null) {
+                        requests.get(r).forEach(bucket -> probes.merge(bucket, 1, Integer::sum));
+                    }
+                }
+                for (Bucket bucket : List.of(A, B, A, B)) { // after the race, one by one
+                    if (shared.admit(List.of(bucket)) == null) {
+                        probes.merge(bucket, 1, Integer::sum);
+                    }
+                }
+                assertThat(probes).as("probes per bucket in trial %d", trial).containsEntry(A, 1).containsEntry(B, 1);
             }
         } finally {
             threads.shutdownNow();
