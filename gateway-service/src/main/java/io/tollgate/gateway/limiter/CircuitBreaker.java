@@ -16,7 +16,7 @@ import org.jboss.logging.Logger;
  * milliseconds; a breaker that opened then would fail EVERY client, those on healthy shards too. A dead
  * store fails every check and fills the window at once.
  * <p>
- * Written here rather than taken from SmallRye Fault Tolerance: the breaker must sit inside one Mutiny
+ * Written here rather than taken from SmallRye Fault Tolerance: the breaker must sit inside one Vert.x future
  * chain shared by rules with different fallbacks, expose its state as a gauge and log transitions, and a
  * 60-line state machine says that more plainly than annotations on a CDI method would.
  */
