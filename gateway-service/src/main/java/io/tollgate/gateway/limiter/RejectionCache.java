@@ -63,20 +63,26 @@ final class RejectionCache {
         }
         long now = nanoClock.getAsLong();
         long[] waits = null;
+        boolean remembered = false;
         for (int i = 0; i < buckets.size(); i++) {
             Bucket bucket = buckets.get(i);
             Entry e = entries.get(bucket.key());
-            if (e != null && !e.policy().equals(bucket.policy())) {
+            if (e == null) {
+                continue;
+            }
+            if (!e.policy().equals(bucket.policy())) {
                 entries.remove(bucket.key(), e); // the rule changed: the store decides again
-            } else if (e != null && e.untilNanos() - now > 0) {
+            } else if (e.untilNanos() - now > 0) {
                 if (waits == null) {
                     waits = new long[buckets.size()];
                 }
                 waits[i] = msLeft(e.untilNanos(), now);
+            } else {
+                remembered = true;
             }
         }
-        if (waits != null) {
-            return waits;
+        if (waits != null || !remembered) {
+            return waits; // rejected, or nothing of these buckets to probe (most requests): no second look
         }
         Entry[] taken = null; // with several buckets: per bucket this request marked, the entry and its mark
         for (int i = 0; i < buckets.size(); i++) {

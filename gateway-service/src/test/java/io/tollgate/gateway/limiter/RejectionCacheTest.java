@@ -4,15 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.tollgate.counter.Algorithm;
@@ -28,6 +31,12 @@ class RejectionCacheTest {
 
     private final AtomicLong nanos = new AtomicLong(5_000_000_000L);
     private final RejectionCache cache = new RejectionCache(nanos::get);
+    private final ExecutorService racers = Executors.newFixedThreadPool(4);
+
+    @AfterEach
+    void stopRacers() {
+        racers.shutdownNow();
+    }
 
     @Test
     void eachBucketReportsItsOwnWaitAndNoneMeansTheRequestGoes() {
@@ -49,29 +58,12 @@ class RejectionCacheTest {
     void requestsRacingForARejectionThatRanOutMakeOneProbe() throws Exception {
         // several loops meet the same run-out rejection at once: one of them probes, the others wait for it
         // (one loop taking another's fresh mark for a lost probe once sent a whole flood to the store)
-        int racers = 4;
-        ExecutorService threads = Executors.newFixedThreadPool(racers);
-        try {
-            for (int trial = 0; trial < 5_000; trial++) {
-                RejectionCache shared = new RejectionCache(nanos::get);
-                shared.rejected(A, 10);
-                nanos.addAndGet(10_000_000L);
-                CyclicBarrier together = new CyclicBarrier(racers);
-                List<Future<long[]>> answers = new ArrayList<>();
-                for (int r = 0; r < racers; r++) {
-                    answers.add(threads.submit(() -> {
-                        together.await();
-                        return shared.admit(List.of(A));
-                    }));
-                }
-                int probes = 0;
-                for (Future<long[]> answer : answers) {
-                    probes += answer.get() == null ? 1 : 0;
-                }
-                assertThat(probes).as("probes in trial %d", trial).isEqualTo(1);
-            }
-        } finally {
-            threads.shutdownNow();
+        for (int trial = 0; trial < 5_000; trial++) {
+            RejectionCache shared = new RejectionCache(nanos::get);
+            shared.rejected(A, 10);
+            nanos.addAndGet(10_000_000L);
+            long probes = race(shared, Collections.nCopies(4, List.of(A))).stream().filter(Objects::isNull).count();
+            assertThat(probes).as("probes in trial %d", trial).isEqualTo(1);
         }
     }
 
@@ -80,36 +72,24 @@ class RejectionCacheTest {
         // a request that marked one bucket and must wait for another's probe gives its mark back: that bucket
         // still gets exactly one probe (dropping its memory instead let every later request through)
         List<List<Bucket>> requests = List.of(List.of(A, B), List.of(B), List.of(A), List.of(B, A));
-        ExecutorService threads = Executors.newFixedThreadPool(requests.size());
-        try {
-            for (int trial = 0; trial < 5_000; trial++) {
-                RejectionCache shared = new RejectionCache(nanos::get);
-                shared.rejected(A, 10);
-                shared.rejected(B, 10);
-                nanos.addAndGet(10_000_000L);
-                CyclicBarrier together = new CyclicBarrier(requests.size());
-                List<Future<long[]>> answers = new ArrayList<>();
-                for (List<Bucket> request : requests) {
-                    answers.add(threads.submit(() -> {
-                        together.await();
-                        return shared.admit(request);
-                    }));
+        for (int trial = 0; trial < 5_000; trial++) {
+            RejectionCache shared = new RejectionCache(nanos::get);
+            shared.rejected(A, 10);
+            shared.rejected(B, 10);
+            nanos.addAndGet(10_000_000L);
+            List<long[]> answers = race(shared, requests);
+            Map<Bucket, Integer> probes = new HashMap<>(Map.of(A, 0, B, 0));
+            for (int r = 0; r < requests.size(); r++) {
+                if (answers.get(r) == null) {
+                    requests.get(r).forEach(bucket -> probes.merge(bucket, 1, Integer::sum));
                 }
-                Map<Bucket, Integer> probes = new HashMap<>(Map.of(A, 0, B, 0));
-                for (int r = 0; r < requests.size(); r++) {
-                    if (answers.get(r).get() == null) {
-                        requests.get(r).forEach(bucket -> probes.merge(bucket, 1, Integer::sum));
-                    }
-                }
-                for (Bucket bucket : List.of(A, B, A, B)) { // after the race, one by one
-                    if (shared.admit(List.of(bucket)) == null) {
-                        probes.merge(bucket, 1, Integer::sum);
-                    }
-                }
-                assertThat(probes).as("probes per bucket in trial %d", trial).containsEntry(A, 1).containsEntry(B, 1);
             }
-        } finally {
-            threads.shutdownNow();
+            for (Bucket bucket : List.of(A, B, A, B)) { // after the race, one by one
+                if (shared.admit(List.of(bucket)) == null) {
+                    probes.merge(bucket, 1, Integer::sum);
+                }
+            }
+            assertThat(probes).as("probes per bucket in trial %d", trial).containsEntry(A, 1).containsEntry(B, 1);
         }
     }
 
@@ -221,6 +201,23 @@ class RejectionCacheTest {
         assertThat(waitMs(B)).as("probes b").isZero();
         assertThat(waitMs(A, B)).as("waits for b's probe").isPositive();
         assertThat(waitMs(A)).as("a was left unmarked: this one probes it").isZero();
+    }
+
+    /** {@code requests} sent to {@code shared} at once, each on a thread of its own; their answers, in order. */
+    private List<long[]> race(RejectionCache shared, List<List<Bucket>> requests) throws Exception {
+        CyclicBarrier together = new CyclicBarrier(requests.size());
+        List<Future<long[]>> pending = new ArrayList<>();
+        for (List<Bucket> request : requests) {
+            pending.add(racers.submit(() -> {
+                together.await();
+                return shared.admit(request);
+            }));
+        }
+        List<long[]> answers = new ArrayList<>();
+        for (Future<long[]> answer : pending) {
+            answers.add(answer.get());
+        }
+        return answers;
     }
 
     /** The longest wait {@code buckets} are answered with, 0 when the request goes to the store. */
