@@ -28,6 +28,8 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.streams.Pipe;
+import io.vertx.core.streams.ReadStream;
 
 /**
  * Forwards a request to its upstream through pooled keep-alive Vert.x clients, streaming both bodies
@@ -119,8 +121,11 @@ public class ReverseProxy {
         // and only while no answer has come: a timer armed after the answer would later reset the pooled
         // connection under whichever request uses it then.
         Future<HttpClientResponse> response = out.response();
-        request.pipeTo(out).onSuccess(v -> {
-            if (!response.isComplete()) {
+        unendedOnFailure(request).to(out).onComplete(piped -> {
+            if (piped.failed()) {
+                // the client's body broke off: the backend must see a broken request, never a short one as whole
+                out.reset();
+            } else if (!response.isComplete()) {
                 out.idleTimeout(idleTimeoutMs);
             }
         });
@@ -137,11 +142,22 @@ public class ReverseProxy {
             response.setChunked(true);
         }
         done.tryComplete();
-        in.pipeTo(response).onFailure(err -> {
-            // the head is out: all that is left is to cut the connection so the client sees a broken answer
-            LOG.debugf("upstream answer broke off: %s", err.toString());
+        unendedOnFailure(in).to(response).onFailure(err -> {
+            // the head is out: cut the client's connection so it sees a broken answer, never a short one as
+            // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
+            LOG.debugf("proxied answer broke off: %s", err.toString());
             response.reset();
+            in.request().reset();
         });
+    }
+
+    /**
+     * A pipe that leaves its destination unended when either side fails. Vert.x's default ends it, which
+     * delivers a body cut short as if it were whole (a chunked stream gets its last chunk) and, when the
+     * write failed because the other side went away, makes the pipe's next step throw on the ended stream.
+     */
+    private static <T> Pipe<T> unendedOnFailure(ReadStream<T> source) {
+        return source.pipe().endOnFailure(false);
     }
 
     private static UpstreamFailure failure(Throwable err, Upstreams.Upstream upstream) {

@@ -1,10 +1,19 @@
 package io.tollgate.gateway.proxy;
 
 import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.backendCount;
 import static io.tollgate.gateway.support.GatewayControl.port;
+import static io.tollgate.gateway.support.GatewayControl.resetBackend;
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -115,6 +124,52 @@ class ProxyTest {
             }
         }
         assertThat(total).isEqualTo(FIFTY_MB);
+    }
+
+    @Test
+    void anUpstreamAnswerThatBreaksOffBreaksTheClientsAnswerToo() {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        // chunked, and with a Content-Length of 1 MB: never a short body delivered as if whole, never a hang
+        for (String path : new String[]{"/break/65536", "/break/65536?length=1048576"}) {
+            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+                HttpResponse<InputStream> answer = client.send(HttpRequest.newBuilder(gateway(path)).build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                assertThat(answer.statusCode()).isEqualTo(200);
+                try (InputStream body = answer.body()) {
+                    assertThatThrownBy(body::readAllBytes).as(path).isInstanceOf(IOException.class);
+                }
+            }, path);
+        }
+    }
+
+    @Test
+    void aClientThatGoesAwayMidUploadLeavesTheBackendABrokenRequestNotAShortOne() throws Exception {
+        // chunked, and with a Content-Length of 1 MB: 1 KB is sent, then the client is gone
+        for (String framing : new String[]{"Transfer-Encoding: chunked", "Content-Length: 1048576"}) {
+            resetBackend();
+            try (Socket socket = new Socket("127.0.0.1", port())) {
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /upload HTTP/1.1\r\nHost: test\r\n" + framing + "\r\n\r\n").getBytes(US_ASCII));
+                boolean chunked = framing.startsWith("Transfer");
+                out.write((chunked ? "400\r\n" : "").getBytes(US_ASCII));
+                out.write(new byte[1024]);
+                out.write((chunked ? "\r\n" : "").getBytes(US_ASCII));
+                out.flush();
+                await().atMost(Duration.ofSeconds(10)).until(() -> backendCount("uploadsStarted") == 1);
+            }
+            await().alias(framing).atMost(Duration.ofSeconds(10)).until(() -> backendCount("uploadsBroken") == 1);
+        }
+    }
+
+    @Test
+    void aClientThatGoesAwayMidDownloadStopsTheBackendsStream() throws Exception {
+        resetBackend();
+        try (Socket socket = new Socket("127.0.0.1", port())) {
+            socket.getOutputStream().write(("GET /download/" + 20 * FIFTY_MB + " HTTP/1.1\r\nHost: test\r\n\r\n")
+                    .getBytes(US_ASCII));
+            assertThat(socket.getInputStream().readNBytes(64 * 1024)).hasSize(64 * 1024); // the stream flows
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> backendCount("downloadsBroken") == 1);
     }
 
     private URI gateway(String path) {

@@ -82,7 +82,12 @@ public final class GatewayControl {
 
     /** Backend hits since its last reset. */
     public static long backendHits() {
-        return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath().getLong("hits");
+        return backendCount("hits");
+    }
+
+    /** One of the backend's counters since its last reset ({@link TestBackend}: hits, uploadsBroken, ...). */
+    public static long backendCount(String counter) {
+        return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath().getLong(counter);
     }
 
     /** The gateway's decision counts for {@code ruleId} and its store errors, as its metrics lines say. */

@@ -17,8 +17,12 @@ import io.vertx.core.json.JsonObject;
 /**
  * A real HTTP backend on a free port that counts its hits and answers with what it received (method, uri,
  * headers, body length and CRC-32, computed while streaming: nothing is held whole). Control paths under
- * {@code /__} are not counted: {@code /__hits}, {@code /__reset}. {@code /download/<n>} streams n bytes;
- * {@code /slow} never answers.
+ * {@code /__} are not counted: {@code /__hits} (with the broken exchanges below), {@code /__reset}.
+ * {@code /download/<n>} streams n bytes; {@code /slow} never answers; {@code /break/<n>} sends n bytes of
+ * an answer it declares longer ({@code ?length=<m>}: as Content-Length m, else chunked), then cuts the connection.
+ * Counted for the tests of broken streams: uploads whose first bytes arrived ({@code uploadsStarted}),
+ * uploads that broke off before their end ({@code uploadsBroken}) and downloads whose reader went away
+ * before their end ({@code downloadsBroken}).
  */
 public final class TestBackend implements AutoCloseable {
 
@@ -26,6 +30,9 @@ public final class TestBackend implements AutoCloseable {
 
     private final Vertx vertx = Vertx.vertx();
     private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong uploadsStarted = new AtomicLong();
+    private final AtomicLong uploadsBroken = new AtomicLong();
+    private final AtomicLong downloadsBroken = new AtomicLong();
     private final HttpServer server;
 
     public TestBackend() throws Exception {
@@ -49,11 +56,17 @@ public final class TestBackend implements AutoCloseable {
     private void handle(HttpServerRequest request) {
         String path = request.path();
         if (path.equals("/__hits")) {
-            request.response().end(new JsonObject().put("hits", hits.get()).encode());
+            request.response().end(new JsonObject().put("hits", hits.get())
+                    .put("uploadsStarted", uploadsStarted.get())
+                    .put("uploadsBroken", uploadsBroken.get())
+                    .put("downloadsBroken", downloadsBroken.get())
+                    .encode());
             return;
         }
         if (path.equals("/__reset")) {
-            hits.set(0);
+            for (AtomicLong counter : new AtomicLong[]{hits, uploadsStarted, uploadsBroken, downloadsBroken}) {
+                counter.set(0);
+            }
             request.response().end("{}");
             return;
         }
@@ -62,13 +75,29 @@ public final class TestBackend implements AutoCloseable {
             return; // never answers: the gateway's upstream timeout must fire
         }
         if (path.startsWith("/download/")) {
-            download(request.response(), Long.parseLong(path.substring("/download/".length())));
+            HttpServerResponse response = request.response();
+            response.closeHandler(v -> {
+                if (!response.ended()) {
+                    downloadsBroken.incrementAndGet();
+                }
+            });
+            download(response, Long.parseLong(path.substring("/download/".length())));
             return;
         }
-        request.exceptionHandler(e -> LOG.warnf("backend request %s failed: %s", path, e));
+        if (path.startsWith("/break/")) {
+            breakOff(request, Integer.parseInt(path.substring("/break/".length())));
+            return;
+        }
+        request.exceptionHandler(e -> {
+            uploadsBroken.incrementAndGet();
+            LOG.debugf("backend request %s failed: %s", path, e);
+        });
         CRC32 crc = new CRC32();
         AtomicLong bytes = new AtomicLong();
         request.handler(chunk -> {
+            if (bytes.get() == 0) {
+                uploadsStarted.incrementAndGet();
+            }
             crc.update(chunk.getBytes());
             bytes.addAndGet(chunk.length());
         });
@@ -89,6 +118,18 @@ public final class TestBackend implements AutoCloseable {
                             .put("crc", crc.getValue())
                             .encode());
         });
+    }
+
+    /** Sends {@code sent} bytes of an answer declared longer, then cuts the connection mid-body. */
+    private void breakOff(HttpServerRequest request, int sent) {
+        HttpServerResponse response = request.response();
+        String length = request.getParam("length");
+        if (length != null) {
+            response.putHeader("Content-Length", length);
+        } else {
+            response.setChunked(true);
+        }
+        response.write(Buffer.buffer(new byte[sent])).onComplete(v -> request.connection().close());
     }
 
     /** Streams {@code total} bytes of a fixed pattern with back-pressure (chunked). */
