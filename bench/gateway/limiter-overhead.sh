@@ -6,13 +6,18 @@
 #   off     GET /open/x     through the gateway, no rule matches (plain proxy)
 #   on      GET /limited/x  through the gateway, one token-bucket rule that always allows (1 EVALSHA)
 #   nginx   GET /x          through nginx's keepalive proxy to the same backend
-# and reads: req/s, p50/p99 (wrk --latency), gateway CPU per request (/proc/<pid>/stat utime+stime),
+# and reads: req/s, p50/p99 (wrk --latency), gateway CPU per request (/proc/<pid>/stat utime+stime; for
+# nginx, its proxy worker's: the backend is a second nginx),
 # Redis calls and usec_per_call of EVALSHA (INFO commandstats).
 #
 # Needs: wrk, nginx, redis-server, redis-cli, java 17, and ./mvnw -B package -pl gateway-service done.
 # Env: DURATION (10s) CONNECTIONS (50) THREADS (2) ROUNDS (3) LIGHT_CONNECTIONS (4) GATEWAY_JAVA_OPTS PATHS
 #      BASELINE_JAR (another build's quarkus-run.jar, measured alternately as base-off / base-on)
 #      BASELINE_JAVA_OPTS (default GATEWAY_JAVA_OPTS; e.g. the same jar with one setting changed)  WARMUP (20s)
+#      PROFILE=yes: async-profiler (from Maven Central; Linux x86_64) samples each gateway's CPU during the
+#        timed load runs (not the warm-up), and the report splits every path's CPU per request by layer
+#        (bench/gateway/profile.py); PROFILE_INTERVAL (1ms) PROFILE_OUT (a directory to keep the collapsed
+#        stacks in, for a flame graph)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,8 +35,11 @@ BASELINE_JAR=${BASELINE_JAR:-}
 BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$GATEWAY_JAVA_OPTS}
 # per variant before the rounds: the JIT is still compiling for 20-30 s under load on a shared 2-core box
 WARMUP=${WARMUP:-20s}
+PROFILE=${PROFILE:-}
+PROFILE_INTERVAL=${PROFILE_INTERVAL:-1ms}
+PROFILE_OUT=${PROFILE_OUT:-}
 JAR="$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"
-for tool in wrk nginx redis-server redis-cli java curl; do
+for tool in wrk nginx redis-server redis-cli java curl ${PROFILE:+jcmd unzip}; do
   command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }
 done
 [ -f "$JAR" ] || { echo "build first: ./mvnw -B package -DskipTests -pl gateway-service" >&2; exit 1; }
@@ -40,7 +48,9 @@ WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
+  for pidfile in "$WORK/backend.pid" "$WORK/proxy.pid"; do
+    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+  done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -48,25 +58,45 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 BACKEND=$(free_port); PROXY=$(free_port); REDIS=$(free_port)
 
-cat >"$WORK/nginx.conf" <<NGINX
+if [ -n "$PROFILE" ]; then
+  # loaded idle with each gateway; started and stopped through jcmd around each timed run (see run)
+  "$ROOT/mvnw" -B -q -N -f "$ROOT/pom.xml" dependency:copy -Dartifact=tools.profiler:async-profiler:4.2:jar:linux-x64 \
+    -DoutputDirectory="$WORK/ap" >&2
+  unzip -q -o "$WORK"/ap/async-profiler-*.jar 'linux-x64/*' -d "$WORK/ap"
+  AGENT="$WORK/ap/linux-x64/libasyncProfiler.so"
+  GATEWAY_JAVA_OPTS="$GATEWAY_JAVA_OPTS -agentpath:$AGENT"
+  BASELINE_JAVA_OPTS="$BASELINE_JAVA_OPTS -agentpath:$AGENT"
+  mkdir -p "$WORK/profiles"
+fi
+# profiler GW start|stop FILE: jcmd's parser splits name=value pairs, so the options go inside quotes
+profiler() {
+  jcmd "${GW_PID[$1]}" JVMTI.agent_load "$AGENT" "\"$2${3:+,file=$3,collapsed}${4:+,event=cpu,interval=$4}\"" >/dev/null
+}
+
+# two nginx instances, one worker each: the backend, and the reference proxy, whose worker's CPU is read
+# like the gateway's
+nginx_conf() { # NAME SERVER-BLOCK
+  cat >"$WORK/$1.conf" <<NGINX
 worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
+pid $WORK/$1.pid;
+error_log $WORK/$1-error.log;
 events { worker_connections 4096; }
 http {
   access_log off;
-  client_body_temp_path $WORK/body; proxy_temp_path $WORK/proxy;
-  fastcgi_temp_path $WORK/fcgi; uwsgi_temp_path $WORK/uwsgi; scgi_temp_path $WORK/scgi;
+  client_body_temp_path $WORK/$1-body; proxy_temp_path $WORK/$1-proxy;
+  fastcgi_temp_path $WORK/$1-fcgi; uwsgi_temp_path $WORK/$1-uwsgi; scgi_temp_path $WORK/$1-scgi;
   keepalive_requests 1000000;
-  upstream backend { server 127.0.0.1:$BACKEND; keepalive 64; }
-  server { listen 127.0.0.1:$BACKEND; location / { return 200 "ok\n"; } }
-  server {
-    listen 127.0.0.1:$PROXY;
-    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }
-  }
+  $2
 }
 NGINX
-nginx -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log"
+  nginx -c "$WORK/$1.conf" -e "$WORK/$1-error.log"
+}
+nginx_conf backend "server { listen 127.0.0.1:$BACKEND; location / { return 200 \"ok\\n\"; } }"
+nginx_conf proxy "upstream backend { server 127.0.0.1:$BACKEND; keepalive 64; }
+  server {
+    listen 127.0.0.1:$PROXY;
+    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection \"\"; }
+  }"
 
 redis-server --port "$REDIS" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" >"$WORK/redis.log" 2>&1 &
 REDIS_PID=$!
@@ -118,8 +148,10 @@ url_of() {
 }
 gw_of() { case $1 in base-*) echo base ;; nginx) echo none ;; *) echo new ;; esac; }
 
-ticks() { # GW -> "user+sys sys" clock ticks of that gateway
-  if [ "$1" = none ]; then echo "0 0"; else awk '{print $14 + $15, $15}' "/proc/${GW_PID[$1]}/stat"; fi
+ticks() { # GW -> "user+sys sys" clock ticks of that gateway, or of the proxy nginx's worker for none
+  local pid
+  if [ "$1" = none ]; then pid=$(pgrep -P "$(cat "$WORK/proxy.pid")" | head -1); else pid=${GW_PID[$1]}; fi
+  awk '{print $14 + $15, $15}' "/proc/$pid/stat"
 }
 redis_ticks() { awk '{print $14 + $15}' "/proc/$REDIS_PID/stat"; }
 busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; } # the machine: user nice system irq softirq steal
@@ -133,9 +165,16 @@ TICK=$(getconf CLK_TCK)
 run() {
   local name=$1 conns=$2 gw out c0 c1 e0 e1 reqs r0 r1 m0 m1 q0 q1
   gw=$(gw_of "$name")
+  # PROFILE_ROUND is set for the timed load runs: their samples go to one file per path and round
+  local stacks=""
+  if [ -n "$PROFILE" ] && [ -n "${PROFILE_ROUND:-}" ] && [ "$gw" != none ]; then
+    stacks="$WORK/profiles/$name.$PROFILE_ROUND.collapsed"
+    profiler "$gw" start "" "$PROFILE_INTERVAL"
+  fi
   c0=$(ticks "$gw"); e0=$(evalsha); r0=$(redis_ticks); m0=$(busy_ticks); q0=$(reads)
   out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$(url_of "$name")")
   c1=$(ticks "$gw"); e1=$(evalsha); r1=$(redis_ticks); m1=$(busy_ticks); q1=$(reads)
+  [ -z "$stacks" ] || profiler "$gw" stop "$stacks"
   reqs=$(echo "$out" | awk '/requests in/{print $1}')
   local rps p50 p99
   rps=$(echo "$out" | awk '/Requests\/sec/{print $2}')
@@ -144,8 +183,8 @@ run() {
   awk -v n="$name" -v rps="$rps" -v p50="$p50" -v p99="$p99" -v r="$reqs" -v hz="$TICK" \
     -v c0="$c0" -v c1="$c1" -v e0="${e0:-0 0}" -v e1="${e1:-0 0}" -v rc=$((r1 - r0)) -v mc=$((m1 - m0)) -v q=$((q1 - q0 - 2)) 'BEGIN{
       split(c0, a, " "); split(c1, b, " "); split(e0, x, " "); split(e1, y, " ");
-      cpu = (n == "nginx") ? "-" : sprintf("%.1f", (b[1]-a[1])*1e6/hz/r);
-      sys = (n == "nginx") ? "-" : sprintf("%.1f", (b[2]-a[2])*1e6/hz/r);
+      cpu = sprintf("%.1f", (b[1]-a[1])*1e6/hz/r);
+      sys = sprintf("%.1f", (b[2]-a[2])*1e6/hz/r);
       per = (y[1] > x[1]) ? sprintf("%.2f", (y[2]-x[2])/(y[1]-x[1])) : "-";
       batch = (y[1] > x[1] && q > 0) ? sprintf("%.1f", (y[1]-x[1])/q) : "-";
       printf "%s %s %s %s %s %s %s %.3f %s %.1f %.1f %s\n", n, rps, p50, p99, r, cpu, sys, (y[1]-x[1])/r, per,
@@ -162,7 +201,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
   for v in $VARIANTS; do
     [[ " $PATHS " == *" ${v#base-} "* ]] || continue
-    run "$v" "$CONNECTIONS" | tee -a "$RESULTS" \
+    PROFILE_ROUND=$r run "$v" "$CONNECTIONS" | tee -a "$RESULTS" \
       | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $8, $9, $10, $11, $12}'
   done
 done
@@ -170,6 +209,12 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "medians over the rounds:"
 python3 "$ROOT/bench/gateway/medians.py" load "$RESULTS"
+if [ -n "$PROFILE" ]; then
+  echo
+  echo "where the gateway's CPU goes (async-profiler, CPU-time samples every $PROFILE_INTERVAL of each timed run above):"
+  python3 "$ROOT/bench/gateway/profile.py" "$RESULTS" "$WORK/profiles" "$PROFILE_INTERVAL"
+  if [ -n "$PROFILE_OUT" ]; then mkdir -p "$PROFILE_OUT" && cp "$WORK"/profiles/*.collapsed "$PROFILE_OUT"/; fi
+fi
 echo
 echo "light load (wrk -c$LIGHT_CONNECTIONS, $ROUNDS rounds taking turns): latency added by the limiter"
 echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req |"

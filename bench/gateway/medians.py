@@ -34,7 +34,7 @@ if mode == "load":
     def fmt(x):
         return "-" if x is None else f"{x:.1f}"
 
-    print("| path | req/s | gateway CPU µs/req | of it kernel | Redis CPU µs/req | machine CPU µs/req |")
+    print("| path | req/s | gateway (or nginx proxy) CPU µs/req | of it kernel | Redis CPU µs/req | machine CPU µs/req |")
     print("|---|---|---|---|---|---|")
     for v in variants:
         print(f"| {v} | {med(v, 1):,.0f} | {fmt(med(v, 5))} | {fmt(med(v, 6))} | {fmt(med(v, 9))} | {fmt(med(v, 10))} |")
