@@ -17,6 +17,7 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.Router;
@@ -110,9 +111,16 @@ class GatewayRoute {
                 .put("violated-policies", violated));
     }
 
-    /** Answers without the backend; the unread body is drained and dropped. */
+    /**
+     * Answers without the backend; the unread body is drained and dropped, or, when the client holds it back
+     * until a {@code 100 Continue} that never comes, not asked for: the connection then closes after the
+     * answer (RFC 9110 §10.1.1), so a rejected upload costs neither side its body.
+     */
     private static void refuse(HttpServerRequest request, io.vertx.core.json.JsonObject problem) {
-        if (!request.isEnded()) {
+        boolean bodyHeldBack = !request.isEnded() && ReverseProxy.awaitsContinue(request);
+        if (bodyHeldBack) {
+            request.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        } else if (!request.isEnded()) {
             try {
                 request.resume();
             } catch (IllegalStateException alreadyRead) {
@@ -120,6 +128,9 @@ class GatewayRoute {
             }
         }
         Problems.send(request.response(), problem);
+        if (bodyHeldBack) {
+            request.response().close();
+        }
     }
 
     private void forward(HttpServerRequest request, java.util.function.Consumer<MultiMap> headers) {

@@ -5,11 +5,14 @@ import java.util.Set;
 
 import io.vertx.core.MultiMap;
 
-/** RFC 9110 §7.6.1: headers that belong to one connection and are never forwarded. */
+/**
+ * RFC 9110 §7.6.1: headers that belong to one connection and are never forwarded; and {@code Expect},
+ * which the gateway answers itself ({@link ReverseProxy#awaitsContinue}).
+ */
 final class HopByHop {
 
     private static final Set<String> ALWAYS = Set.of("connection", "keep-alive", "proxy-authenticate",
-            "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade");
+            "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "expect");
 
     private HopByHop() {
     }

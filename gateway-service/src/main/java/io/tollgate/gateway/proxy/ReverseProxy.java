@@ -121,6 +121,10 @@ public class ReverseProxy {
         // and only while no answer has come: a timer armed after the answer would later reset the pooled
         // connection under whichever request uses it then.
         Future<HttpClientResponse> response = out.response();
+        if (awaitsContinue(request)) {
+            // the client holds its body until asked: the gateway takes it now (as nginx does; Expect is not forwarded)
+            request.response().writeContinue();
+        }
         unendedOnFailure(request).to(out).onComplete(piped -> {
             if (piped.failed()) {
                 // the client's body broke off: the backend must see a broken request, never a short one as whole
@@ -165,6 +169,15 @@ public class ReverseProxy {
             return new UpstreamFailure(504, "upstream " + upstream.authority() + " did not answer in time", err);
         }
         return new UpstreamFailure(502, "upstream " + upstream.authority() + " unreachable: " + err.getMessage(), err);
+    }
+
+    /**
+     * Whether the client sent {@code Expect: 100-continue} and holds its body until a {@code 100 Continue}:
+     * the gateway sends one when it forwards the request, and never when it answers itself.
+     */
+    public static boolean awaitsContinue(HttpServerRequest request) {
+        return request.version() != HttpVersion.HTTP_1_0
+                && "100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT));
     }
 
     private static boolean hasBody(HttpServerRequest request) {

@@ -5,12 +5,15 @@ import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.decisions;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.is;
 
+import java.net.Socket;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -24,6 +27,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.tollgate.gateway.support.Flood;
 import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.RawHttp;
 import io.tollgate.gateway.support.RedisCli;
 
 /** The limiter through HTTP against a real Redis and a real backend. */
@@ -92,6 +96,22 @@ class RateLimitTest {
         assertThat(backendHits()).as("a rejected request never reaches the backend").isEqualTo(allowed);
         given().header("X-API-Key", apiKey).get("/orders/1").then().statusCode(200).header("RateLimit-Policy",
                 (String) null);
+    }
+
+    @Test
+    void aRejectedUploadThatHoldsItsBodyForA100IsAnsweredWithoutIt() throws Exception {
+        install("[" + rule("upload.one", "/upload-one/**", "api_key", 1, "1m", 1, "") + "]");
+        get("/upload-one/a").then().statusCode(200);
+        try (Socket socket = new Socket("127.0.0.1", port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("POST /upload-one/a HTTP/1.1\r\nHost: test\r\nX-API-Key: " + apiKey
+                    + "\r\nExpect: 100-continue\r\nContent-Length: 1000000\r\n\r\n").getBytes(US_ASCII));
+            RawHttp.Answer answer = RawHttp.read(socket.getInputStream());
+            assertThat(answer.status()).as("no 100 Continue first: the body is not wanted").isEqualTo(429);
+            assertThat(answer.header("Connection")).isEqualTo("close");
+            assertThat(socket.getInputStream().read()).as("the connection closes after the answer").isEqualTo(-1);
+        }
+        assertThat(backendHits()).isEqualTo(1);
     }
 
     @Test

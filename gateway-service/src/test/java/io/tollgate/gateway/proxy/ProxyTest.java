@@ -29,6 +29,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.RawHttp;
 
 /** The proxy with no rule matching: methods, headers, bodies both ways, errors (memory store, no Redis). */
 @QuarkusTest
@@ -170,6 +171,26 @@ class ProxyTest {
             assertThat(socket.getInputStream().readNBytes(64 * 1024)).hasSize(64 * 1024); // the stream flows
         }
         await().atMost(Duration.ofSeconds(20)).until(() -> backendCount("downloadsBroken") == 1);
+    }
+
+    @Test
+    void anUploadThatExpects100ContinueIsAskedForItsBodyAtOnce() throws Exception {
+        // curl sends Expect for bodies over 1 MB and waits a second for the 100 before sending anyway
+        try (Socket socket = new Socket("127.0.0.1", port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write("POST /upload HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"
+                    .getBytes(US_ASCII));
+            out.flush();
+            assertThat(RawHttp.read(socket.getInputStream()).status()).isEqualTo(100);
+            out.write("hello".getBytes(US_ASCII));
+            out.flush();
+            RawHttp.Answer answer = RawHttp.read(socket.getInputStream());
+            assertThat(answer.status()).isEqualTo(200);
+            JsonPath echo = JsonPath.from(answer.body());
+            assertThat(echo.getLong("bytes")).isEqualTo(5);
+            assertThat(echo.getString("headers.expect")).as("answered by the gateway, not forwarded").isNull();
+        }
     }
 
     private URI gateway(String path) {

@@ -1,0 +1,54 @@
+package io.tollgate.gateway.support;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * HTTP/1.1 read off a plain socket, for what an HTTP client library hides: interim answers such as
+ * {@code 100 Continue}, and whether the server closes the connection.
+ */
+public final class RawHttp {
+
+    /** One answer: its status, its headers (names lower case) and, with a Content-Length, its body. */
+    public record Answer(int status, Map<String, String> headers, String body) {
+
+        public String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    private RawHttp() {
+    }
+
+    /** Reads the next answer's head, and its body when it declares a Content-Length. */
+    public static Answer read(InputStream in) throws IOException {
+        String status = line(in);
+        Map<String, String> headers = new HashMap<>();
+        for (String line = line(in); !line.isEmpty(); line = line(in)) {
+            int colon = line.indexOf(':');
+            headers.put(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
+        }
+        String length = headers.get("content-length");
+        String body = length == null ? "" : new String(in.readNBytes(Integer.parseInt(length)), US_ASCII);
+        return new Answer(Integer.parseInt(status.split(" ")[1]), headers, body);
+    }
+
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0) {
+                throw new IOException("connection closed mid-answer after: " + line.toString(US_ASCII));
+            }
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return line.toString(US_ASCII);
+    }
+}
