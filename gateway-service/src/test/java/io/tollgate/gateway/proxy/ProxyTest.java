@@ -174,6 +174,29 @@ class ProxyTest {
     }
 
     @Test
+    void http2ClientsUpgradingFromCleartextAreProxiedWithTheirBodies() throws Exception {
+        // the JDK client's default: HTTP/2, reached by an h2c upgrade on its first request
+        HttpClient client = HttpClient.newHttpClient();
+        HttpResponse<String> first = client.send(HttpRequest.newBuilder(gateway("/h2/first")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        long size = 3L * 1024 * 1024;
+        for (HttpRequest.BodyPublisher body : new HttpRequest.BodyPublisher[]{
+                HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(size)), // no length: streamed
+                HttpRequest.BodyPublishers.fromPublisher(
+                        HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(size)), size)}) {
+            HttpResponse<String> up = client.send(HttpRequest.newBuilder(gateway("/h2/upload")).POST(body).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(up.statusCode()).as(up.body()).isEqualTo(200);
+            assertThat(up.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            JsonPath echo = JsonPath.from(up.body());
+            assertThat(echo.getLong("bytes")).isEqualTo(size);
+            assertThat(echo.getLong("crc")).isEqualTo(PatternStream.crcOf(size));
+        }
+    }
+
+    @Test
     void anUploadThatExpects100ContinueIsAskedForItsBodyAtOnce() throws Exception {
         // curl sends Expect for bodies over 1 MB and waits a second for the 100 before sending anyway
         try (Socket socket = new Socket("127.0.0.1", port())) {
