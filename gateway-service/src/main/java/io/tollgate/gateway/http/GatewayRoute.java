@@ -112,15 +112,17 @@ class GatewayRoute {
     }
 
     /**
-     * Answers without the backend; the unread body is drained and dropped, or, when the client holds it back
-     * until a {@code 100 Continue} that never comes, not asked for: the connection then closes after the
-     * answer (RFC 9110 §10.1.1), so a rejected upload costs neither side its body.
+     * Answers without the backend; the unread body is drained and dropped. When the client holds it back
+     * until a {@code 100 Continue}, none comes, so the body is not sent, and the connection closes after the
+     * answer (RFC 9110 §10.1.1): a rejected upload costs neither side its body. (What such a client sends
+     * anyway is still drained meanwhile, so that the close does not reset the connection under the answer.)
      */
     private static void refuse(HttpServerRequest request, io.vertx.core.json.JsonObject problem) {
         boolean bodyHeldBack = !request.isEnded() && ReverseProxy.awaitsContinue(request);
         if (bodyHeldBack) {
             request.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-        } else if (!request.isEnded()) {
+        }
+        if (!request.isEnded()) {
             try {
                 request.resume();
             } catch (IllegalStateException alreadyRead) {
