@@ -40,6 +40,9 @@ import io.vertx.core.streams.ReadStream;
  * connection to whichever loop asks, and a connection owned by another loop makes every read and write of
  * the exchange hop between threads (a task and a selector wake-up each way), which measured as a large
  * part of the proxy's CPU. Per loop, a request's upstream connection lives on its own thread.
+ * <p>
+ * Upstream silence: until the answer's head, the request's idle timeout ({@code upstream-timeout}, then 504);
+ * after it, the loop's {@link StallWatch} (the answer is cut).
  */
 @Startup // built at start, so a bad value fails the start naming its key
 @ApplicationScoped
@@ -56,7 +59,7 @@ public class ReverseProxy {
     private final Vertx vertx;
     private final Upstreams upstreams;
     private final HttpClient offLoop;
-    private final ConcurrentHashMap<Thread, HttpClient> byLoop = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Thread, Loop> byLoop = new ConcurrentHashMap<>();
     private final long connectTimeoutMs;
     private final long idleTimeoutMs;
 
@@ -73,13 +76,21 @@ public class ReverseProxy {
                 new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_LOOP));
     }
 
-    /** The calling event loop's own client; off an event loop, the shared one. */
-    private HttpClient client() {
+    /** An event loop's own upstream client, and the watch over the answers it streams. */
+    private record Loop(HttpClient client, StallWatch stalls) {
+    }
+
+    /** The calling event loop's own; null off an event loop (the shared client then, unwatched). */
+    private Loop loop() {
         Context context = Vertx.currentContext();
         if (context == null || !context.isEventLoopContext()) {
-            return offLoop;
+            return null;
         }
-        return byLoop.computeIfAbsent(Thread.currentThread(), loop -> newClient());
+        Loop loop = byLoop.get(Thread.currentThread());
+        return loop != null
+                ? loop
+                : byLoop.computeIfAbsent(Thread.currentThread(),
+                        thread -> new Loop(newClient(), new StallWatch(vertx, idleTimeoutMs)));
     }
 
     /**
@@ -97,9 +108,10 @@ public class ReverseProxy {
                 .setURI(upstream.basePath() + request.uri())
                 .setConnectTimeout(connectTimeoutMs);
         Promise<Void> done = Promise.promise();
-        client().request(options)
+        Loop loop = loop();
+        (loop == null ? offLoop : loop.client()).request(options)
                 .compose(out -> send(request, out, upstream))
-                .onSuccess(in -> relay(in, request.response(), extraHeaders, done))
+                .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop))
                 .onFailure(err -> done.tryFail(failure(err, upstream)));
         return done.future();
     }
@@ -137,7 +149,7 @@ public class ReverseProxy {
     }
 
     private static void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
-            Promise<Void> done) {
+            Promise<Void> done, Loop loop) {
         response.setStatusCode(in.statusCode());
         response.setStatusMessage(in.statusMessage());
         HopByHop.copy(in.headers(), response.headers());
@@ -146,12 +158,19 @@ public class ReverseProxy {
             response.setChunked(true);
         }
         done.tryComplete();
-        unendedOnFailure(in).to(response).onFailure(err -> {
-            // the head is out: cut the client's connection so it sees a broken answer, never a short one as
-            // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
-            LOG.debugf("proxied answer broke off: %s", err.toString());
-            response.reset();
-            in.request().reset();
+        // the upstream's silence is timed until the head; from there the loop's stall watch times the body
+        StallWatch.Watched body = loop == null ? null : loop.stalls().watch(in);
+        unendedOnFailure(body == null ? in : body).to(response).onComplete(piped -> {
+            if (body != null) {
+                loop.stalls().done(body);
+            }
+            if (piped.failed()) {
+                // the head is out: cut the client's connection so it sees a broken answer, never a short one as
+                // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
+                LOG.debugf("proxied answer broke off: %s", piped.cause().toString());
+                response.reset();
+                in.request().reset();
+            }
         });
     }
 
@@ -199,6 +218,9 @@ public class ReverseProxy {
     @PreDestroy
     void close() {
         offLoop.close();
-        byLoop.values().forEach(HttpClient::close);
+        byLoop.values().forEach(loop -> {
+            loop.stalls().close();
+            loop.client().close();
+        });
     }
 }

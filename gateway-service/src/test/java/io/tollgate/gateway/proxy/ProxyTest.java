@@ -174,6 +174,42 @@ class ProxyTest {
     }
 
     @Test
+    void anUpstreamThatFallsSilentMidAnswerIsCutAfterTheUpstreamTimeout() {
+        resetBackend();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        // upstream-timeout is 700 ms here: Vert.x times only the wait for the head, the gateway the body too
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            HttpResponse<InputStream> answer = client.send(HttpRequest.newBuilder(gateway("/stall/65536")).build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(answer.statusCode()).isEqualTo(200);
+            try (InputStream body = answer.body()) {
+                assertThatThrownBy(body::readAllBytes).isInstanceOf(IOException.class);
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> backendCount("downloadsBroken") == 1);
+    }
+
+    @Test
+    void aSlowClientIsNotTakenForASilentUpstream() throws Exception {
+        resetBackend();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<InputStream> down = client.send(HttpRequest.newBuilder(gateway("/download/" + FIFTY_MB)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream in = down.body()) {
+            long total = in.readNBytes(64 * 1024).length;
+            // the client stops reading for three upstream timeouts: the gateway holds the upstream back
+            // (back-pressure), which is not the upstream falling silent
+            await().during(Duration.ofMillis(2100)).atMost(Duration.ofSeconds(5))
+                    .until(() -> backendCount("downloadsBroken") == 0);
+            byte[] buf = new byte[64 * 1024];
+            for (int n; (n = in.read(buf)) > 0;) {
+                total += n;
+            }
+            assertThat(total).isEqualTo(FIFTY_MB);
+        }
+    }
+
+    @Test
     void http2ClientsUpgradingFromCleartextAreProxiedWithTheirBodies() throws Exception {
         // the JDK client's default: HTTP/2, reached by an h2c upgrade on its first request
         HttpClient client = HttpClient.newHttpClient();

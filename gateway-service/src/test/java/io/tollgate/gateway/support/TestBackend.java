@@ -19,7 +19,8 @@ import io.vertx.core.json.JsonObject;
  * headers, body length and CRC-32, computed while streaming: nothing is held whole). Control paths under
  * {@code /__} are not counted: {@code /__hits} (with the broken exchanges below), {@code /__reset}.
  * {@code /download/<n>} streams n bytes; {@code /slow} never answers; {@code /break/<n>} sends n bytes of
- * an answer it declares longer ({@code ?length=<m>}: as Content-Length m, else chunked), then cuts the connection.
+ * an answer it declares longer ({@code ?length=<m>}: as Content-Length m, else chunked), then cuts the connection;
+ * {@code /stall/<n>} sends n bytes of a chunked answer, then nothing more, and keeps the connection open.
  * Counted for the tests of broken streams: uploads whose first bytes arrived ({@code uploadsStarted}),
  * uploads that broke off before their end ({@code uploadsBroken}) and downloads whose reader went away
  * before their end ({@code downloadsBroken}).
@@ -82,6 +83,13 @@ public final class TestBackend implements AutoCloseable {
                 }
             });
             download(response, Long.parseLong(path.substring("/download/".length())));
+            return;
+        }
+        if (path.startsWith("/stall/")) {
+            // n bytes of a chunked answer, then silence, the connection open: a backend hung mid-answer
+            HttpServerResponse response = request.response().setChunked(true);
+            response.closeHandler(v -> downloadsBroken.incrementAndGet());
+            response.write(Buffer.buffer(new byte[Integer.parseInt(path.substring("/stall/".length()))]));
             return;
         }
         if (path.startsWith("/break/")) {
