@@ -77,7 +77,10 @@ public final class WatchCutter implements AutoCloseable {
 
     private void relay(Socket client) {
         try (client; Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort)) {
-            Thread back = new Thread(() -> pump(upstreamIn(upstream), output(client), client), "watch-cutter-back");
+            // both streams taken here: a cut may close the sockets before the thread below starts
+            InputStream fromUpstream = upstream.getInputStream();
+            OutputStream toClient = client.getOutputStream();
+            Thread back = new Thread(() -> pump(fromUpstream, toClient, client), "watch-cutter-back");
             back.setDaemon(true);
             back.start();
             forward(client, upstream);
@@ -125,22 +128,6 @@ public final class WatchCutter implements AutoCloseable {
             // peer gone
         } finally {
             closeQuietly(closeWhenDone);
-        }
-    }
-
-    private static InputStream upstreamIn(Socket s) {
-        try {
-            return s.getInputStream();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static OutputStream output(Socket s) {
-        try {
-            return s.getOutputStream();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
