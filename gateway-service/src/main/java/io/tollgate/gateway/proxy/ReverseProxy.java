@@ -1,5 +1,7 @@
 package io.tollgate.gateway.proxy;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
@@ -8,9 +10,11 @@ import java.util.function.Consumer;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.Startup;
+import io.tollgate.gateway.config.ConfigError;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -53,6 +57,8 @@ public class ReverseProxy {
     private static final Set<HttpMethod> BODILESS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
             HttpMethod.TRACE);
 
+    static final String CLIENT_IDLE_TIMEOUT = "quarkus.http.idle-timeout";
+
     /** Keep-alive connections per event loop and upstream. */
     private static final int CONNECTIONS_PER_LOOP = 200;
 
@@ -68,7 +74,23 @@ public class ReverseProxy {
         this.upstreams = new Upstreams(config.gateway());
         this.connectTimeoutMs = config.gateway().connectTimeout().toMillis();
         this.idleTimeoutMs = config.gateway().upstreamTimeout().toMillis();
+        checkClientIdleTimeout(ConfigProvider.getConfig().getOptionalValue(CLIENT_IDLE_TIMEOUT, Duration.class),
+                config.gateway().upstreamTimeout());
         this.offLoop = newClient();
+    }
+
+    /**
+     * The client's connection is idle while the gateway waits for the backend's answer: closing it sooner
+     * than {@code upstream-timeout} would cut the client before its 504.
+     *
+     * @throws ConfigError naming {@value #CLIENT_IDLE_TIMEOUT} when it is not longer
+     */
+    static void checkClientIdleTimeout(Optional<Duration> clientIdle, Duration upstreamTimeout) {
+        if (clientIdle.isPresent() && !clientIdle.get().isZero() && clientIdle.get().compareTo(upstreamTimeout) <= 0) {
+            throw ConfigError.of(CLIENT_IDLE_TIMEOUT, clientIdle.get(),
+                    "must be longer than tollgate.gateway.upstream-timeout (" + upstreamTimeout
+                            + "): a client waiting for a slow backend would be cut before its 504");
+        }
     }
 
     private HttpClient newClient() {

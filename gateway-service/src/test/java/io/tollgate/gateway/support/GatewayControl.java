@@ -85,6 +85,12 @@ public final class GatewayControl {
         return backendCount("hits");
     }
 
+    /** The URIs of the downloads whose reader went away or was cut, since the backend's last reset. */
+    public static java.util.List<String> brokenDownloads() {
+        return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath()
+                .getList("brokenDownloads", String.class);
+    }
+
     /** One of the backend's counters since its last reset ({@link TestBackend}: hits, uploadsBroken, ...). */
     public static long backendCount(String counter) {
         return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath().getLong(counter);

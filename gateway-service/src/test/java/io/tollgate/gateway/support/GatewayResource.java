@@ -51,6 +51,9 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             } else {
                 config.put("tollgate.rules.url", rules.url());
             }
+            // always given: an integration test's launch keeps an earlier class's value otherwise (seen: the
+            // 1.5 s of ClientIdleIT cut ProxyIT's slow reader)
+            config.put("quarkus.http.idle-timeout", args.getOrDefault("idle-timeout", "75s"));
             if (args.containsKey("store.timeout")) {
                 config.put("tollgate.store.timeout", args.get("store.timeout"));
             }

@@ -1,5 +1,8 @@
 package io.tollgate.gateway.support;
 
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
@@ -12,6 +15,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -23,7 +27,7 @@ import io.vertx.core.json.JsonObject;
  * {@code /stall/<n>} sends n bytes of a chunked answer, then nothing more, and keeps the connection open.
  * Counted for the tests of broken streams: uploads whose first bytes arrived ({@code uploadsStarted}),
  * uploads that broke off before their end ({@code uploadsBroken}) and downloads whose reader went away
- * before their end ({@code downloadsBroken}).
+ * before their end ({@code downloadsBroken}, and their URIs: {@code brokenDownloads}).
  */
 public final class TestBackend implements AutoCloseable {
 
@@ -34,6 +38,7 @@ public final class TestBackend implements AutoCloseable {
     private final AtomicLong uploadsStarted = new AtomicLong();
     private final AtomicLong uploadsBroken = new AtomicLong();
     private final AtomicLong downloadsBroken = new AtomicLong();
+    private final Set<String> brokenDownloads = ConcurrentHashMap.newKeySet();
     private final HttpServer server;
 
     public TestBackend() throws Exception {
@@ -61,6 +66,7 @@ public final class TestBackend implements AutoCloseable {
                     .put("uploadsStarted", uploadsStarted.get())
                     .put("uploadsBroken", uploadsBroken.get())
                     .put("downloadsBroken", downloadsBroken.get())
+                    .put("brokenDownloads", new JsonArray(List.copyOf(brokenDownloads)))
                     .encode());
             return;
         }
@@ -68,6 +74,7 @@ public final class TestBackend implements AutoCloseable {
             for (AtomicLong counter : new AtomicLong[]{hits, uploadsStarted, uploadsBroken, downloadsBroken}) {
                 counter.set(0);
             }
+            brokenDownloads.clear();
             request.response().end("{}");
             return;
         }
@@ -80,6 +87,7 @@ public final class TestBackend implements AutoCloseable {
             response.closeHandler(v -> {
                 if (!response.ended()) {
                     downloadsBroken.incrementAndGet();
+                    brokenDownloads.add(request.uri());
                 }
             });
             download(response, Long.parseLong(path.substring("/download/".length())));
