@@ -38,6 +38,8 @@ import io.tollgate.gateway.support.RawHttp;
 class ProxyTest {
 
     private static final long FIFTY_MB = 50L * 1024 * 1024;
+    /** The tests' client where HTTP/1.1 is meant (the JDK's default would upgrade to HTTP/2). */
+    private static final HttpClient HTTP_1_1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Test
     void everyMethodReachesTheBackendWithItsPathQueryAndBody() {
@@ -98,8 +100,7 @@ class ProxyTest {
 
     @Test
     void fiftyMegabytesStreamUpAndDown() throws Exception {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpResponse<String> up = client.send(HttpRequest.newBuilder(gateway("/upload"))
+        HttpResponse<String> up = HTTP_1_1.send(HttpRequest.newBuilder(gateway("/upload"))
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(FIFTY_MB)))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(up.statusCode()).as(up.body()).isEqualTo(200);
@@ -108,14 +109,14 @@ class ProxyTest {
         assertThat(echo.getLong("crc")).isEqualTo(PatternStream.crcOf(FIFTY_MB));
 
         // with a Content-Length too: no body-size limit of the gateway's own (that is the backend's call)
-        HttpResponse<String> sized = client.send(HttpRequest.newBuilder(gateway("/upload"))
+        HttpResponse<String> sized = HTTP_1_1.send(HttpRequest.newBuilder(gateway("/upload"))
                 .POST(HttpRequest.BodyPublishers.fromPublisher(
                         HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(FIFTY_MB)), FIFTY_MB))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(sized.statusCode()).as(sized.body()).isEqualTo(200);
         assertThat(JsonPath.from(sized.body()).getLong("bytes")).isEqualTo(FIFTY_MB);
 
-        HttpResponse<InputStream> down = client.send(HttpRequest.newBuilder(gateway("/download/" + FIFTY_MB)).build(),
+        HttpResponse<InputStream> down = HTTP_1_1.send(HttpRequest.newBuilder(gateway("/download/" + FIFTY_MB)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         assertThat(down.statusCode()).isEqualTo(200);
         long total = 0;
@@ -130,11 +131,10 @@ class ProxyTest {
 
     @Test
     void anUpstreamAnswerThatBreaksOffBreaksTheClientsAnswerToo() {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         // chunked, and with a Content-Length of 1 MB: never a short body delivered as if whole, never a hang
         for (String path : new String[]{"/break/65536", "/break/65536?length=1048576"}) {
             assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-                HttpResponse<InputStream> answer = client.send(HttpRequest.newBuilder(gateway(path)).build(),
+                HttpResponse<InputStream> answer = HTTP_1_1.send(HttpRequest.newBuilder(gateway(path)).build(),
                         HttpResponse.BodyHandlers.ofInputStream());
                 assertThat(answer.statusCode()).isEqualTo(200);
                 try (InputStream body = answer.body()) {
@@ -177,10 +177,9 @@ class ProxyTest {
     @Test
     void anUpstreamThatFallsSilentMidAnswerIsCutAfterTheUpstreamTimeout() {
         resetBackend();
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         // upstream-timeout is 700 ms here: Vert.x times only the wait for the head, the gateway the body too
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-            HttpResponse<InputStream> answer = client.send(HttpRequest.newBuilder(gateway("/stall/65536")).build(),
+            HttpResponse<InputStream> answer = HTTP_1_1.send(HttpRequest.newBuilder(gateway("/stall/65536")).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
             assertThat(answer.statusCode()).isEqualTo(200);
             try (InputStream body = answer.body()) {
@@ -193,9 +192,8 @@ class ProxyTest {
     @Test
     void aSlowClientIsNotTakenForASilentUpstream() throws Exception {
         resetBackend();
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         String uri = "/download/" + FIFTY_MB + "?reader=slow"; // its own URI: other tests' late breaks do not count
-        HttpResponse<InputStream> down = client.send(HttpRequest.newBuilder(gateway(uri)).build(),
+        HttpResponse<InputStream> down = HTTP_1_1.send(HttpRequest.newBuilder(gateway(uri)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = down.body()) {
             long total = in.readNBytes(64 * 1024).length;

@@ -51,8 +51,8 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             } else {
                 config.put("tollgate.rules.url", rules.url());
             }
-            // always given: an integration test's launch keeps an earlier class's value otherwise (seen: the
-            // 1.5 s of ClientIdleIT cut ProxyIT's slow reader)
+            // always given, as every quarkus.* key here: an integration test's launch keeps an earlier class's
+            // quarkus.* value otherwise (seen: the 1.5 s of ClientIdleIT cut ProxyIT's slow reader)
             config.put("quarkus.http.idle-timeout", args.getOrDefault("idle-timeout", "75s"));
             if (args.containsKey("store.timeout")) {
                 config.put("tollgate.store.timeout", args.get("store.timeout"));

@@ -1,8 +1,8 @@
 package io.tollgate.gateway.support;
 
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
@@ -37,8 +37,8 @@ public final class TestBackend implements AutoCloseable {
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong uploadsStarted = new AtomicLong();
     private final AtomicLong uploadsBroken = new AtomicLong();
-    private final AtomicLong downloadsBroken = new AtomicLong();
-    private final Set<String> brokenDownloads = ConcurrentHashMap.newKeySet();
+    /** URIs of the downloads that broke off, once per break: their count is {@code downloadsBroken}. */
+    private final Queue<String> brokenDownloads = new ConcurrentLinkedQueue<>();
     private final HttpServer server;
 
     public TestBackend() throws Exception {
@@ -65,13 +65,13 @@ public final class TestBackend implements AutoCloseable {
             request.response().end(new JsonObject().put("hits", hits.get())
                     .put("uploadsStarted", uploadsStarted.get())
                     .put("uploadsBroken", uploadsBroken.get())
-                    .put("downloadsBroken", downloadsBroken.get())
+                    .put("downloadsBroken", brokenDownloads.size())
                     .put("brokenDownloads", new JsonArray(List.copyOf(brokenDownloads)))
                     .encode());
             return;
         }
         if (path.equals("/__reset")) {
-            for (AtomicLong counter : new AtomicLong[]{hits, uploadsStarted, uploadsBroken, downloadsBroken}) {
+            for (AtomicLong counter : new AtomicLong[]{hits, uploadsStarted, uploadsBroken}) {
                 counter.set(0);
             }
             brokenDownloads.clear();
@@ -83,21 +83,13 @@ public final class TestBackend implements AutoCloseable {
             return; // never answers: the gateway's upstream timeout must fire
         }
         if (path.startsWith("/download/")) {
-            HttpServerResponse response = request.response();
-            response.closeHandler(v -> {
-                if (!response.ended()) {
-                    downloadsBroken.incrementAndGet();
-                    brokenDownloads.add(request.uri());
-                }
-            });
-            download(response, Long.parseLong(path.substring("/download/".length())));
+            download(countBreak(request), Long.parseLong(path.substring("/download/".length())));
             return;
         }
         if (path.startsWith("/stall/")) {
             // n bytes of a chunked answer, then silence, the connection open: a backend hung mid-answer
-            HttpServerResponse response = request.response().setChunked(true);
-            response.closeHandler(v -> downloadsBroken.incrementAndGet());
-            response.write(Buffer.buffer(new byte[Integer.parseInt(path.substring("/stall/".length()))]));
+            countBreak(request).setChunked(true)
+                    .write(Buffer.buffer(new byte[Integer.parseInt(path.substring("/stall/".length()))]));
             return;
         }
         if (path.startsWith("/break/")) {
@@ -134,6 +126,17 @@ public final class TestBackend implements AutoCloseable {
                             .put("crc", crc.getValue())
                             .encode());
         });
+    }
+
+    /** {@code request}'s answer, its URI noted in {@code brokenDownloads} if its connection closes before its end. */
+    private HttpServerResponse countBreak(HttpServerRequest request) {
+        HttpServerResponse response = request.response();
+        response.closeHandler(v -> {
+            if (!response.ended()) {
+                brokenDownloads.add(request.uri());
+            }
+        });
+        return response;
     }
 
     /** Sends {@code sent} bytes of an answer declared longer, then cuts the connection mid-body. */
