@@ -10,9 +10,9 @@
 # Rows: the check per algorithm, production form (now and cost "" = Redis TIME and 1; 100 a second,
 # burst 100), next to what any such script pays before its own logic: EVALSHA of an empty script with
 # no arguments and with the check's six, then TIME, GET and SET ... PXAT added one by one (the last is
-# the floor: the check's three Redis calls, its arguments, no logic); and INCR for scale. Last, the check
-# over GROUP (13) keys of distinct clients in one call, per key: what a script checking a whole coalesced
-# batch at once could save (13 checks per Redis read is what the gateway's coalescing reaches under load).
+# the floor: the check's three Redis calls, its arguments, no logic); and INCR for scale. Last, GROUP (13)
+# clients of one key each checked together in one call (the gateway's coalesced form, CheckCall.together),
+# per check: 13 checks per Redis read is what the gateway's coalescing reaches under load.
 #
 # Usage: bench/scripts/counter-scripts-instructions.sh   (env CALLS=5000 KEYSPACE=10000 GROUP=13)
 #   BASELINE_SCRIPT=file   another check script's text (e.g. an earlier commit's catalog), measured in the
@@ -74,15 +74,16 @@ for alg in token_bucket gcra sliding_window fixed_window; do
   per_call "$alg" EVALSHA "$CHECK" 1 "rl:bench:$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
   [[ -z "$BASELINE" ]] || per_call "base-$alg" EVALSHA "$BASELINE" 1 "rl:bench:base-$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
 done
-# what checks of several clients in ONE call would cost per check (what a batched script could save): the
-# same script over GROUP keys of distinct clients, all allowed (standalone Redis: no slot to share)
+# GROUP clients checked together in one call, as the gateway coalesces them: their keys, their policies,
+# then each one's key count (1); all allowed (standalone Redis: no slot to share)
 GROUP=${GROUP:-13}
-group_keys=() group_args=()
+group_keys=() group_args=() group_counts=()
 for ((i = 1; i <= GROUP; i++)); do
   group_keys+=("rl:bench:group$i:{__rand_int__}")
   group_args+=(token_bucket 100 1000 100)
+  group_counts+=(1)
 done
-per_call group EVALSHA "$CHECK" "$GROUP" "${group_keys[@]}" '' '' "${group_args[@]}"
+per_call group EVALSHA "$CHECK" "$GROUP" "${group_keys[@]}" '' '' "${group_args[@]}" "${group_counts[@]}"
 
 echo "| command | instructions per call | ÷ floor |"
 echo "|---|---:|---:|"
@@ -97,7 +98,7 @@ for alg in token_bucket gcra sliding_window fixed_window; do
   row "check ($alg)" "$alg"
   [[ -z "$BASELINE" ]] || row "baseline check ($alg), ÷ this one's: $(awk -v a="${IR[base-$alg]}" -v b="${IR[$alg]}" 'BEGIN { printf "%.3f", a / b }')" "base-$alg"
 done
-printf '| check (token_bucket), %s keys in one call: per key | %s | %s |\n' "$GROUP" \
+printf '| check (token_bucket), %s clients together in one call: per check | %s | %s |\n' "$GROUP" \
   "$(awk -v a="${IR[group]}" -v g="$GROUP" 'BEGIN { printf "%.0f", a / g }')" \
   "$(awk -v a="${IR[group]}" -v g="$GROUP" -v b="${IR[floor]}" 'BEGIN { printf "%.2f", a / g / b }')"
 echo

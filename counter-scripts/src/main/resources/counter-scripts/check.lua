@@ -1,21 +1,28 @@
--- check: checks every bucket of one client in one atomic step, all or nothing.
+-- check: checks every bucket of one client in one atomic step, all or nothing; or the checks of several
+-- clients in turn, each all or nothing on its own (a gateway's coalesced checks in one call).
 -- The catalog sends "local ALGORITHMS = { <one slot per algorithm> }" with the slots ARGV names marked,
 -- the four algorithm files (each run only when its slot is marked), then this driver.
 --
--- KEYS[1..N]  bucket keys rl:<rule-id>:{<client-key>}; callers guarantee one hash tag, so one shard.
+-- KEYS[1..N]  bucket keys rl:<rule-id>:{<client-key>}; the keys of one client share one hash tag, so one
+--             shard. Several clients in one call: standalone Redis only (their keys are in different slots).
 -- ARGV[1]     now as Unix time in microseconds, or "" to take Redis TIME (production always does;
 --             tests pass it). Expiries are absolute (SET ... PXAT), so an explicit now must be a
 --             real moment: a value far in the past writes keys that vanish at once.
--- ARGV[2]     cost of this request, a whole number >= 1 ("" = 1)
+-- ARGV[2]     cost of each check, a whole number >= 1 ("" = 1)
 -- then four per key i, from ARGV[2 + 4(i-1) + 1]:
 --             algorithm wire name (token_bucket, gcra, sliding_window, fixed_window), limit,
 --             period_ms, burst; all whole numbers from 1 to 1e12
+-- then, for several clients, one per client g from ARGV[2 + 4N + 1]: how many of the keys, in order, are
+--             client g's (whole numbers summing to N). Without them the N keys are one client's.
 -- Reply       a flat array of 4 x N integers, per key: allowed (1/0), remaining, retry_after_ms,
---             reset_ms. Phase 1 decides every key from its stored state; phase 2 writes all keys
---             only if every key allowed. When another key rejected, a key that would allow reports
---             allowed = 1 with what it holds unspent (retry_after_ms 0). retry_after_ms is -1 for
---             a request that can never pass (cost above the capacity).
--- Nonsense arguments return an error naming the argument and its value, never a decision.
+--             reset_ms. Per client, phase 1 decides each of its keys from its stored state; phase 2
+--             writes all of them only if every one allowed. When another key rejected, a key that would
+--             allow reports allowed = 1 with what it holds unspent (retry_after_ms 0). retry_after_ms is
+--             -1 for a request that can never pass (cost above the capacity). Clients are checked in
+--             order, each after the writes of the ones before it (two checks of one client in one call
+--             spend one after the other, as two calls would).
+-- Nonsense arguments return an error naming the argument and its value, never a decision: every argument
+-- is read before the first bucket, so an error writes nothing.
 
 local function fail(message)
   return redis.error_reply('ERR tollgate check: ' .. message)
@@ -35,8 +42,10 @@ local n = #KEYS
 if n == 0 then
   return fail('no KEYS given')
 end
-if #ARGV ~= 2 + 4 * n then
-  return fail('ARGV count ' .. #ARGV .. ' for ' .. n .. ' keys, expected ' .. (2 + 4 * n))
+local clients = #ARGV - (2 + 4 * n)
+if clients < 0 then
+  return fail('ARGV count ' .. #ARGV .. ' for ' .. n .. ' keys, expected ' .. (2 + 4 * n)
+    .. ' (and one key count per client when several)')
 end
 
 local now
@@ -59,10 +68,10 @@ if ARGV[2] ~= '' then
   end
 end
 
--- per key at 4(i-1)+1..+4: the reply, and beside it (value, expire_at, unspent remaining, unspent
--- reset); sized for the common one-key call so neither table grows
-local reply, pending = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
-local all_allowed = true
+-- per key at 4(i-1)+1..+4: its algorithm, limit, period_ms and burst, every key's read before any bucket
+-- is (so nonsense for a later client spends nothing of an earlier one); sized for the common one-key call,
+-- as reply and pending below
+local policy = { false, false, false, false }
 for i = 1, n do
   local a = 2 + 4 * (i - 1)
   local algorithm = ALGORITHMS[ARGV[a + 1]]
@@ -80,26 +89,58 @@ for i = 1, n do
     return fail('burst of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 4] .. '"')
   end
   local r = 4 * (i - 1)
-  reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], pending[r + 1], pending[r + 2], pending[r + 3], pending[r + 4] =
-    algorithm(redis.call('GET', KEYS[i]), limit, period_ms, burst, now, cost)
-  local allowed = reply[r + 1]
-  all_allowed = all_allowed and allowed == 1
+  policy[r + 1], policy[r + 2], policy[r + 3], policy[r + 4] = algorithm, limit, period_ms, burst
 end
 
-if all_allowed then
-  for i = 1, n do
-    local r = 4 * (i - 1)
-    -- as text made by '%d': Redis formats a Lua number argument with '%.17g', about 1,300 more
-    -- instructions per write (callgrind, bench/scripts/counter-scripts-instructions.sh)
-    redis.call('SET', KEYS[i], pending[r + 1], 'PXAT', string.format('%d', math.ceil(pending[r + 2] / 1000)))
+-- the last key of each client, when several
+local last
+if clients > 0 then
+  last = {}
+  local counted = 0
+  for g = 1, clients do
+    local count = whole(ARGV[2 + 4 * n + g])
+    if not count or counted + count > n then
+      return fail('key count of client ' .. g .. ' must be a whole number >= 1 within the ' .. n
+        .. ' keys, was "' .. ARGV[2 + 4 * n + g] .. '"')
+    end
+    counted = counted + count
+    last[g] = counted
   end
-else
-  -- nothing was spent: the keys that would allow report what they still hold
-  for i = 1, n do
+  if counted ~= n then
+    return fail('key counts of the ' .. clients .. ' clients sum to ' .. counted .. ', not the ' .. n .. ' keys')
+  end
+end
+
+-- per key at 4(i-1)+1..+4: the reply, and beside it (value, expire_at, unspent remaining, unspent
+-- reset); sized for the common one-key call so neither table grows
+local reply, pending = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
+local first = 1
+for g = 1, last and clients or 1 do
+  local stop = last and last[g] or n
+  local all_allowed = true
+  for i = first, stop do
     local r = 4 * (i - 1)
-    if reply[r + 1] == 1 then
-      reply[r + 2], reply[r + 4] = pending[r + 3], pending[r + 4]
+    reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], pending[r + 1], pending[r + 2], pending[r + 3], pending[r + 4] =
+      policy[r + 1](redis.call('GET', KEYS[i]), policy[r + 2], policy[r + 3], policy[r + 4], now, cost)
+    all_allowed = all_allowed and reply[r + 1] == 1
+  end
+
+  if all_allowed then
+    for i = first, stop do
+      local r = 4 * (i - 1)
+      -- as text made by '%d': Redis formats a Lua number argument with '%.17g', about 1,300 more
+      -- instructions per write (callgrind, bench/scripts/counter-scripts-instructions.sh)
+      redis.call('SET', KEYS[i], pending[r + 1], 'PXAT', string.format('%d', math.ceil(pending[r + 2] / 1000)))
+    end
+  else
+    -- nothing was spent: the keys that would allow report what they still hold
+    for i = first, stop do
+      local r = 4 * (i - 1)
+      if reply[r + 1] == 1 then
+        reply[r + 2], reply[r + 4] = pending[r + 3], pending[r + 4]
+      end
     end
   end
+  first = stop + 1
 end
 return reply

@@ -11,7 +11,8 @@ import java.util.OptionalLong;
  * @param keys
  * the bucket keys, KEYS[1..N]
  * @param args
- * ARGV: now (or empty), cost, then algorithm, limit, period_ms, burst per key
+ * ARGV: now (or empty), cost, then algorithm, limit, period_ms, burst per key; for the calls of several
+ * clients {@link #together together}, then each one's key count
  */
 public record CheckCall(List<String> keys, List<String> args) {
 
@@ -46,6 +47,45 @@ public record CheckCall(List<String> keys, List<String> args) {
             args.add(Long.toString(policy.limit()));
             args.add(Long.toString(policy.periodMs()));
             args.add(Long.toString(policy.burst()));
+        }
+        return new CheckCall(keys, args);
+    }
+
+    /**
+     * One call that checks {@code calls} in turn, each all-or-nothing on its own, as if each were sent alone
+     * in this order: their keys and policies one after the other, then each one's key count. The reply is
+     * theirs in the same order, 4 integers per key: {@code calls.get(i)} parses its own slice. For standalone
+     * Redis only (different clients' keys are in different Cluster slots). One call is returned as it is.
+     *
+     * @throws IllegalArgumentException
+     * when the calls differ in time or cost, which the script takes once for all of them
+     */
+    public static CheckCall together(List<CheckCall> calls) {
+        if (calls.size() == 1) {
+            return calls.get(0);
+        }
+        CheckCall head = calls.get(0);
+        int keyCount = 0;
+        for (CheckCall call : calls) {
+            if (!call.args.get(0).equals(head.args.get(0)) || !call.args.get(1).equals(head.args.get(1))) {
+                throw new IllegalArgumentException("calls checked together share now and cost: " + head.args.subList(
+                        0, 2) + " and " + call.args.subList(0, 2));
+            }
+            if (call.args.size() != 2 + 4 * call.keys.size()) {
+                throw new IllegalArgumentException("a call checked together is one client's, not already several");
+            }
+            keyCount += call.keys.size();
+        }
+        List<String> keys = new ArrayList<>(keyCount);
+        List<String> args = new ArrayList<>(2 + 5 * keyCount);
+        args.add(head.args.get(0));
+        args.add(head.args.get(1));
+        for (CheckCall call : calls) {
+            keys.addAll(call.keys);
+            args.addAll(call.args.subList(2, call.args.size()));
+        }
+        for (CheckCall call : calls) {
+            args.add(Integer.toString(call.keys.size()));
         }
         return new CheckCall(keys, args);
     }

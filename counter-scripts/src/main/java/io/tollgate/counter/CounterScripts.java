@@ -21,7 +21,8 @@ public final class CounterScripts {
     /**
      * The table the algorithm files fill and the driver dispatches on: a local, as Redis forbids globals,
      * built with one slot per {@link Algorithm} so filling it never resizes it (it is rebuilt on every call).
-     * The slots the call's ARGV names (every fourth from the third) are marked {@code true} first, and each
+     * The slots the call's ARGV names (every fourth from the third, up to the last key's) are marked {@code true} first, and
+     * each
      * algorithm's code runs only when its slot is marked: Lua builds every function it meets afresh on each
      * call, so a call builds only its own algorithms' (measured with
      * {@code bench/scripts/counter-scripts-instructions.sh}: 4-6 % fewer instructions in Redis per check).
@@ -30,7 +31,7 @@ public final class CounterScripts {
     private static final String PRELUDE = Arrays.stream(Algorithm.values())
             .map(a -> a.wireName() + " = false")
             .collect(Collectors.joining(", ", "local ALGORITHMS = { ", " }\n"))
-            + "for a = 3, #ARGV, 4 do if ALGORITHMS[ARGV[a]] == false then ALGORITHMS[ARGV[a]] = true end end\n";
+            + "for a = 3, 2 + 4 * #KEYS, 4 do if ALGORITHMS[ARGV[a]] == false then ALGORITHMS[ARGV[a]] = true end end\n";
 
     private static final Script CHECK = assemble("check");
 

@@ -129,6 +129,92 @@ class CheckDriverTest extends RedisScriptTestBase {
     }
 
     @Test
+    void several_clients_in_one_call_decide_and_spend_as_their_calls_one_by_one_would() {
+        // the same histories on two sets of keys: one checked call by call, the other in one call together
+        long t0 = base();
+        List<List<Decision>> alone = new ArrayList<>();
+        List<List<Decision>> together = new ArrayList<>();
+        List<List<String>> aloneKeys = new ArrayList<>();
+        List<List<String>> togetherKeys = new ArrayList<>();
+        for (List<List<String>> keysOfSet : List.of(aloneKeys, togetherKeys)) {
+            String set = "set-" + System.nanoTime();
+            List<String> rich = List.of(CounterKeys.key("tb", set + "-rich"), CounterKeys.key("fw", set + "-rich"));
+            List<String> spent = List.of(CounterKeys.key("tb", set + "-spent"), CounterKeys.key("fw", set + "-spent"));
+            List<String> single = List.of(CounterKeys.key("gcra", set + "-single"));
+            client.check(spent, List.of(TB, FIXED), 1, t0); // its fixed window is used up for a minute
+            // the single client twice: the second check sees the first's spend
+            keysOfSet.addAll(List.of(rich, spent, single, single));
+        }
+        List<Policy> two = List.of(TB, FIXED);
+        List<List<Policy>> policies = List.of(two, two, List.of(GCRA), List.of(GCRA));
+        List<CheckCall> calls = new ArrayList<>();
+        for (int i = 0; i < aloneKeys.size(); i++) {
+            alone.add(client.check(CheckCall.of(aloneKeys.get(i), policies.get(i), 1, OptionalLong.of(t0 + 1000))));
+            calls.add(CheckCall.of(togetherKeys.get(i), policies.get(i), 1, OptionalLong.of(t0 + 1000)));
+        }
+
+        CheckCall one = CheckCall.together(calls);
+        List<Decision> all = client.check(one);
+        for (int i = 0, at = 0; i < calls.size(); at += calls.get(i).keys().size(), i++) {
+            together.add(all.subList(at, at + calls.get(i).keys().size()));
+        }
+
+        assertThat(one.keys()).hasSize(6);
+        assertThat(together).isEqualTo(alone);
+        assertThat(alone.get(0)).allMatch(Decision::allowed);
+        assertThat(alone.get(1).get(1).allowed()).isFalse(); // all or nothing within that client
+        assertThat(alone.get(3).get(0).remaining()).isEqualTo(alone.get(2).get(0).remaining() - 1);
+        for (int i = 0; i < aloneKeys.size(); i++) {
+            for (int k = 0; k < aloneKeys.get(i).size(); k++) {
+                assertThat(stored(togetherKeys.get(i).get(k))).as("stored value of call %d key %d", i, k)
+                        .isEqualTo(stored(aloneKeys.get(i).get(k)));
+            }
+        }
+    }
+
+    @Test
+    void together_is_for_calls_of_one_moment_and_cost_each_one_clients() {
+        CheckCall a = CheckCall.of(List.of("rl:a:{x}"), List.of(TB), 1, OptionalLong.empty());
+        CheckCall b = CheckCall.of(List.of("rl:a:{y}"), List.of(TB), 2, OptionalLong.empty());
+        CheckCall c = CheckCall.of(List.of("rl:a:{z}"), List.of(TB), 1, OptionalLong.of(5));
+        CheckCall d = CheckCall.of(List.of("rl:a:{w}"), List.of(TB), 1, OptionalLong.empty());
+
+        assertThat(CheckCall.together(List.of(a))).isSameAs(a);
+        assertThat(CheckCall.together(List.of(a, d)).args()).containsExactly("", "1", "token_bucket", "10", "1000",
+                "20", "token_bucket", "10", "1000", "20", "1", "1");
+        assertThatThrownBy(() -> CheckCall.together(List.of(a, b))).hasMessageContaining("share now and cost");
+        assertThatThrownBy(() -> CheckCall.together(List.of(a, c))).hasMessageContaining("share now and cost");
+        assertThatThrownBy(() -> CheckCall.together(List.of(a, CheckCall.together(List.of(a, d)))))
+                .hasMessageContaining("not already several");
+    }
+
+    @Test
+    void key_counts_of_several_clients_must_cover_the_keys_and_an_error_writes_nothing() {
+        String first = freshKey("counts-a");
+        String second = freshKey("counts-b");
+        String now = Long.toString(base());
+        List<String> policies = List.of(now, "1", "token_bucket", "10", "1000", "5", "token_bucket", "10", "1000",
+                "5");
+        List<String> keys = List.of(first, second);
+        assertError(keys, plus(policies, "1"), "sum to 1, not the 2 keys");
+        assertError(keys, plus(policies, "1", "2"), "key count of client 2", "\"2\"");
+        assertError(keys, plus(policies, "0", "2"), "key count of client 1", "\"0\"");
+        assertError(keys, plus(policies, "x", "1"), "key count of client 1", "\"x\"");
+        // a nonsense policy of a later client: the earlier one is not spent either
+        List<String> badSecond = List.of(now, "1", "token_bucket", "10", "1000", "5", "token_bucket", "10", "1000",
+                "-5", "1", "1");
+        assertError(keys, badSecond, "burst of key 2", "\"-5\"");
+        assertThat(stored(first)).isNull();
+        assertThat(stored(second)).isNull();
+    }
+
+    private static List<String> plus(List<String> list, String... more) {
+        List<String> all = new ArrayList<>(list);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    @Test
     void nonsense_arguments_are_errors_naming_the_argument_and_value() {
         String key = freshKey("bad");
         String now = Long.toString(base());
