@@ -7,7 +7,7 @@
 #      direct          the backend itself (nginx `return 200`)
 #      nginx           nginx as a plain keep-alive reverse proxy to the backend
 #      tollgate-off    the packaged gateway, no rule matches (a plain proxy)
-#      tollgate-rule   the gateway, one token-bucket rule per API key that never rejects (1 EVALSHA)
+#      tollgate-rule   the gateway, one token-bucket rule per API key that never rejects (1 check: one bucket read)
 #      tollgate-flood  as tollgate-rule, while a second wrk (-c$FLOOD_CONNECTIONS) floods the gateway from
 #                      ONE API key that a 1-a-second rule rejects
 #      scg             Spring Cloud Gateway + RedisRateLimiter keyed by X-API-Key (bench/peers), same Redis
@@ -195,10 +195,11 @@ nginx_pids() { # the master and its workers
   local master; master=$(cat "$WORK/$1.pid")
   echo "$master" $(cat /proc/"$master"/task/*/children 2>/dev/null)
 }
-redis_stats() { # "<all commands but INFO> <EVAL+EVALSHA calls>"
+redis_stats() { # "<all commands but INFO> <EVAL+EVALSHA calls> <GET calls: bucket reads, script-inner>"
   redis-cli -p "$REDIS" INFO commandstats | tr -d '\r' | awk -F'[:=,]' '
     /^cmdstat_/ { if ($1 != "cmdstat_info") all += $3; if ($1 ~ /^cmdstat_eval(sha)?(_ro)?$/) scripts += $3 }
-    END { print all + 0, scripts + 0 }'
+    /^cmdstat_get:/ { gets = $3 }
+    END { print all + 0, scripts + 0, gets + 0 }'
 }
 decisions() { # decisions <rule>: "<rejected by the store> <allowed> <cached rejections> <fallbacks>"
   curl -fs "http://127.0.0.1:$TOLLGATE/q/metrics" | awk -v rule="rule=\"$1\"" '
@@ -220,8 +221,8 @@ wrk_run() {
 # measure <part> <variant> <round> <url> <path> <rate> <pid...>: one run, one line in runs.tsv
 measure() {
   local part=$1 variant=$2 round=$3 url=$4 path=$5 rate=$6; shift 6
-  local c0 c1 r0 r1 s0 s1 out flood_out f0 f1 redis_c0 redis_c1
-  c0=$(cpu_ticks "$@"); redis_c0=$(cpu_ticks "$REDIS_PID"); read -r r0 s0 < <(redis_stats)
+  local c0 c1 r0 r1 s0 s1 g0 g1 out flood_out f0 f1 redis_c0 redis_c1
+  c0=$(cpu_ticks "$@"); redis_c0=$(cpu_ticks "$REDIS_PID"); read -r r0 s0 g0 < <(redis_stats)
   [ "$variant" != tollgate-flood ] || f0=$(decisions bench.flood)
   local k0=- k1=- fallbacks=-
   [ "$variant" != tollgate-rule ] && [ "$variant" != tollgate-flood ] || k0=$(decisions bench.keys)
@@ -234,7 +235,7 @@ measure() {
   else
     out=$(wrk_run "$url" "$path" "$DURATION" "$CONNECTIONS" "$rate")
   fi
-  c1=$(cpu_ticks "$@"); redis_c1=$(cpu_ticks "$REDIS_PID"); read -r r1 s1 < <(redis_stats)
+  c1=$(cpu_ticks "$@"); redis_c1=$(cpu_ticks "$REDIS_PID"); read -r r1 s1 g1 < <(redis_stats)
   local reqs answered
   reqs=$(result_field "$out" requests)
   answered=$reqs
@@ -252,16 +253,16 @@ measure() {
     fallbacks=$(($(cut -d' ' -f4 <<<"$k1") - $(cut -d' ' -f4 <<<"$k0")))
   fi
   # part variant round rate rps requests p50 p99 p999 non2xx socket_errors cpu_us/req redis_cmds/req
-  # script_calls/req redis_cpu_us/req fallbacks (CPU per request answered: with the flood, its requests
-  # count too; Redis figures per legitimate request)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$variant" "$round" "$rate" \
+  # script_calls/req redis_cpu_us/req fallbacks gets/req (CPU per request answered: with the flood, its
+  # requests count too; Redis figures per legitimate request)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$variant" "$round" "$rate" \
     "$(result_field "$out" rps)" "$reqs" "$(result_field "$out" p50_us)" "$(result_field "$out" p99_us)" \
     "$(result_field "$out" p999_us)" "$(result_field "$out" non2xx)" "$(result_field "$out" socket_errors)" \
     "$(awk -v a="$c0" -v b="$c1" -v n="$answered" -v hz="$TICK" 'BEGIN{printf "%.1f", (b-a)*1e6/hz/n}')" \
     "$(awk -v a="$r0" -v b="$r1" -v n="$reqs" 'BEGIN{printf "%.3f", (b-a)/n}')" \
     "$(awk -v a="$s0" -v b="$s1" -v n="$reqs" 'BEGIN{printf "%.3f", (b-a)/n}')" \
     "$(awk -v a="$redis_c0" -v b="$redis_c1" -v n="$answered" -v hz="$TICK" 'BEGIN{printf "%.1f", (b-a)*1e6/hz/n}')" \
-    "$fallbacks" >>"$WORK/runs.tsv"
+    "$fallbacks" "$(awk -v a="$g0" -v b="$g1" -v n="$reqs" 'BEGIN{printf "%.3f", (b-a)/n}')" >>"$WORK/runs.tsv"
   say "$part $variant round $round: $out"
 }
 

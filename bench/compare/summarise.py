@@ -17,7 +17,7 @@ LABELS = {
     "scg": "Spring Cloud Gateway + RedisRateLimiter",
 }
 RUN_FIELDS = ["part", "variant", "round", "rate", "rps", "requests", "p50", "p99", "p999", "non2xx",
-              "socket_errors", "cpu", "redis_cmds", "scripts", "redis_cpu", "fallbacks"]
+              "socket_errors", "cpu", "redis_cmds", "scripts", "redis_cpu", "fallbacks", "gets"]
 
 
 def rows(path, fields):
@@ -85,9 +85,10 @@ def main():
     if request_runs:
         print("### Requests (median of the rounds)")
         print()
-        print("| variant | req/s | each round | p50 ms | p99 ms | p99.9 ms | non-2xx | CPU µs/req | store calls "
-              "(EVAL+EVALSHA)/req | Redis commands/req, script-inner too | Redis CPU µs/req | failure-mode decisions |")
-        print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| variant | req/s | each round | p50 ms | p99 ms | p99.9 ms | non-2xx | CPU µs/req | bucket reads "
+              "(GET)/req | store calls (EVAL+EVALSHA)/req | Redis commands/req, script-inner too | Redis CPU µs/req "
+              "| failure-mode decisions |")
+        print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for variant in VARIANTS:
             mine = [r for r in request_runs if r["variant"] == variant]
             if not mine:
@@ -97,14 +98,16 @@ def main():
             med[variant] = m
             print(f"| {LABELS[variant]} | {fmt(m['rps'])} | {' '.join(fmt(v) for v in m['each'])} | {ms(m['p50'])} "
                   f"| {ms(m['p99'])} | {ms(m['p999'])} | {sum(int(num(r['non2xx']) or 0) for r in mine)} "
-                  f"| {fmt(m['cpu'], 1)} | {fmt(m['scripts'], 3)} | {fmt(m['redis_cmds'], 3)} | {fmt(m['redis_cpu'], 1)} "
+                  f"| {fmt(m['cpu'], 1)} | {fmt(m['gets'], 3)} | {fmt(m['scripts'], 3)} | {fmt(m['redis_cmds'], 3)} | {fmt(m['redis_cpu'], 1)} "
                   f"| {fallbacks(mine)} |")
         print()
         print("CPU µs/req: utime + stime of the process under test (the backend for `direct`, nginx's master and "
               "workers for the proxy) over the requests it answered (with the flood: legitimate and flood requests). "
               "Redis columns from `INFO commandstats` before and after each run, per legitimate request (with the "
-              "flood, the flood's calls are included); Redis counts the commands a script calls as commands too, so "
-              "the second column is the store's work and the first the round trips that carry a check. Failure-mode "
+              "flood, the flood's calls are included); Redis counts the commands a script calls as commands too: "
+              "bucket reads are the checks (Tollgate's script reads each bucket with one GET; SCG's reads two keys "
+              "per check), store calls the script calls that carry them (Tollgate sends the checks an event loop "
+              "asks for in one turn as one call), the third column the store's whole work. Failure-mode "
               "decisions: Tollgate's checks that Redis did not answer within `tollgate.store.timeout` (20 ms) or "
               "that the open breaker short-circuited (`fallback_*` in `tollgate_decisions_total`); they made no or a "
               "late store call.")

@@ -4,11 +4,12 @@
 #
 # In the same run, alternating ROUNDS times (after a warm-up of each):
 #   off     GET /open/x     through the gateway, no rule matches (plain proxy)
-#   on      GET /limited/x  through the gateway, one token-bucket rule that always allows (1 EVALSHA)
+#   on      GET /limited/x  through the gateway, one token-bucket rule that always allows (1 check)
 #   nginx   GET /x          through nginx's keepalive proxy to the same backend
 # and reads: req/s, p50/p99 (wrk --latency), gateway CPU per request (/proc/<pid>/stat utime+stime; for
 # nginx, its proxy worker's: the backend is a second nginx),
-# Redis calls and usec_per_call of EVALSHA (INFO commandstats).
+# Redis calls and usec_per_call of EVALSHA, and checks: the bucket reads (GET) the script makes, one per
+# check of one rule, which INFO commandstats counts too (many checks share one EVALSHA when coalesced).
 #
 # Needs: wrk, nginx, redis-server, redis-cli, java 17, and ./mvnw -B package -pl gateway-service done.
 # Env: DURATION (10s) CONNECTIONS (50) THREADS (2) ROUNDS (3) LIGHT_CONNECTIONS (4) GATEWAY_JAVA_OPTS PATHS
@@ -156,12 +157,16 @@ ticks() { # GW -> "user+sys sys" clock ticks of that gateway, or of the proxy ng
 redis_ticks() { awk '{print $14 + $15}' "/proc/$REDIS_PID/stat"; }
 busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; } # the machine: user nice system irq softirq steal
 reads() { redis-cli -p "$REDIS" INFO stats | tr -d '\r' | awk -F: '/^total_reads_processed:/{print $2}'; }
-evalsha() { redis-cli -p "$REDIS" INFO commandstats | tr -d '\r' | awk -F'[=,:]' '/^cmdstat_evalsha:/{print $3, $5}'; }
+evalsha() { # "<EVALSHA calls> <their usec> <GET calls>"
+  redis-cli -p "$REDIS" INFO commandstats | tr -d '\r' | awk -F'[=,:]' '
+    /^cmdstat_evalsha:/ { c = $3; u = $5 } /^cmdstat_get:/ { g = $3 } END { print c + 0, u + 0, g + 0 }'
+}
 TICK=$(getconf CLK_TCK)
 
 # run VARIANT CONNECTIONS -> prints: variant req/s p50 p99 requests cpu_us sys_us evalsha_per_req usec_per_call
 #   redis_cpu_us machine_cpu_us (the private Redis's CPU and the whole machine's busy CPU, per request)
-#   evalsha_per_read (checks per socket read of Redis: how well the gateway's coalescing batches them)
+#   checks_per_read (checks per socket read of Redis: how well the gateway's coalescing batches them)
+#   checks_per_req usec_per_check checks_per_evalsha
 run() {
   local name=$1 conns=$2 gw out c0 c1 e0 e1 reqs r0 r1 m0 m1 q0 q1
   gw=$(gw_of "$name")
@@ -186,9 +191,12 @@ run() {
       cpu = sprintf("%.1f", (b[1]-a[1])*1e6/hz/r);
       sys = sprintf("%.1f", (b[2]-a[2])*1e6/hz/r);
       per = (y[1] > x[1]) ? sprintf("%.2f", (y[2]-x[2])/(y[1]-x[1])) : "-";
-      batch = (y[1] > x[1] && q > 0) ? sprintf("%.1f", (y[1]-x[1])/q) : "-";
-      printf "%s %s %s %s %s %s %s %.3f %s %.1f %.1f %s\n", n, rps, p50, p99, r, cpu, sys, (y[1]-x[1])/r, per,
-        rc*1e6/hz/r, mc*1e6/hz/r, batch }'
+      checks = y[3] - x[3];
+      batch = (checks > 0 && q > 0) ? sprintf("%.1f", checks/q) : "-";
+      per_check = (checks > 0) ? sprintf("%.2f", (y[2]-x[2])/checks) : "-";
+      together = (y[1] > x[1]) ? sprintf("%.1f", checks/(y[1]-x[1])) : "-";
+      printf "%s %s %s %s %s %s %s %.3f %s %.1f %.1f %s %.3f %s %s\n", n, rps, p50, p99, r, cpu, sys, (y[1]-x[1])/r, per,
+        rc*1e6/hz/r, mc*1e6/hz/r, batch, checks/r, per_check, together }'
 }
 
 echo "warm-up..." >&2
@@ -196,13 +204,13 @@ for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" >/dev/null; done
 
 RESULTS="$WORK/results"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
-echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | EVALSHA/req | Redis µs/EVALSHA | Redis CPU µs/req | machine CPU µs/req | EVALSHA per Redis read |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | checks/req | EVALSHA/req | checks per EVALSHA | Redis µs per check | Redis CPU µs/req | machine CPU µs/req | checks per Redis read |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
   for v in $VARIANTS; do
     [[ " $PATHS " == *" ${v#base-} "* ]] || continue
     PROFILE_ROUND=$r run "$v" "$CONNECTIONS" | tee -a "$RESULTS" \
-      | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $8, $9, $10, $11, $12}'
+      | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $13, $8, $15, $14, $10, $11, $12}'
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

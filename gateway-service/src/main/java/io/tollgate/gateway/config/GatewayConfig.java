@@ -101,7 +101,8 @@ public interface GatewayConfig {
 
         /**
          * Whether the checks one event loop asks for while it handles a batch of ready sockets go to Redis
-         * in one write (standalone Redis only; a Cluster's checks are always sent one by one).
+         * as ONE call of the check script, each client's still all-or-nothing on its own (standalone Redis
+         * only; a Cluster's checks are always sent one by one).
          */
         @WithDefault("true")
         boolean coalesce();

@@ -11,7 +11,9 @@ import io.tollgate.counter.CounterScripts;
 import io.tollgate.counter.Decision;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -26,6 +28,9 @@ import io.vertx.redis.client.Response;
  * {@code SCRIPT FLUSH}) it retries once with {@code EVAL} and the full text: that loads the script on the
  * very node that owns the key and answers in the same round trip, where a separate {@code SCRIPT LOAD}
  * could land on another node of a cluster.
+ * <p>
+ * With {@code coalesce} (standalone Redis only), the checks an event loop asks for in one turn go as one
+ * call for all of them ({@link CoalescedChecks}); off an event loop, and on a Cluster, each goes alone.
  */
 final class RedisRateLimiter implements RateLimiter {
 
@@ -34,9 +39,11 @@ final class RedisRateLimiter implements RateLimiter {
     private static final long COST = 1;
 
     private final PinnedConnections redis;
+    private final CoalescedChecks coalesced;
 
     RedisRateLimiter(Redis redis, boolean coalesce) {
-        this.redis = new PinnedConnections(redis, coalesce);
+        this.redis = new PinnedConnections(redis);
+        this.coalesced = coalesce ? new CoalescedChecks(this::run) : null;
     }
 
     @Override
@@ -46,16 +53,24 @@ final class RedisRateLimiter implements RateLimiter {
                 buckets.stream().map(Bucket::policy).toList(),
                 COST,
                 OptionalLong.empty());
-        Future<Response> reply = redis.send(request(Command.EVALSHA, SCRIPT.sha1(), call))
+        Context context = Vertx.currentContext();
+        if (coalesced != null && context != null && context.isEventLoopContext()) {
+            return coalesced.check(call, context);
+        }
+        return run(call).map(call::parse);
+    }
+
+    /** One call of the script: {@code EVALSHA}, and on {@code NOSCRIPT} the same call with the text. */
+    private Future<List<Long>> run(CheckCall call) {
+        return redis.send(request(Command.EVALSHA, SCRIPT.sha1(), call))
                 .recover(err -> {
                     if (!isNoScript(err)) {
                         return Future.failedFuture(err);
                     }
                     LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
-                    // alone: in a batch, a sibling's NOSCRIPT would fail this EVAL after Redis ran it
-                    return redis.sendAlone(request(Command.EVAL, SCRIPT.text(), call));
-                });
-        return reply.map(r -> call.parse(integers(r)));
+                    return redis.send(request(Command.EVAL, SCRIPT.text(), call));
+                })
+                .map(RedisRateLimiter::integers);
     }
 
     private static Request request(Command command, String script, CheckCall call) {
@@ -75,7 +90,6 @@ final class RedisRateLimiter implements RateLimiter {
     }
 
     private static boolean isNoScript(Throwable err) {
-        // a coalesced batch reports its commands' errors as "ERR [i] NOSCRIPT ..."
         return err.getMessage() != null && err.getMessage().contains("NOSCRIPT");
     }
 }

@@ -21,9 +21,9 @@ import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.RedisCli;
 
 /**
- * Checks that reach one event loop together go to Redis in one write (standalone Redis, the default): the
- * counts stay exact and a flushed script cache heals inside a batch. (That one loop turn is one write:
- * {@link PinnedConnectionsTest}.)
+ * Checks that reach one event loop together go to Redis as one call of the script (standalone Redis, the
+ * default), through the whole gateway: the counts stay exact with one bucket every client shares, and a
+ * flushed script cache heals under load. (That one loop turn is one call: {@link CoalescedChecksTest}.)
  */
 @QuarkusTest
 @WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store.timeout", value = "2s"))

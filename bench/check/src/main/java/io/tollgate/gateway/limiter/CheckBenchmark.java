@@ -32,8 +32,9 @@ import io.vertx.redis.client.RedisOptions;
 
 /**
  * Checks per second through the gateway's store path: {@link GuardedStore} (timeout, breaker, latency
- * timer) over the Redis store (one connection pinned per event loop, one {@code EVALSHA} of check.lua per
- * check, NOSCRIPT fallback) against a real Redis at {@code -Dredis.url}. {@code inFlight} checks are
+ * timer) over the Redis store (one connection pinned per event loop; with {@code coalesce}, the checks a
+ * loop asks for in one turn as ONE {@code EVALSHA} of check.lua, else one each; NOSCRIPT fallback) against a
+ * real Redis at {@code -Dredis.url}. {@code inFlight} checks are
  * outstanding at all times, spread over {@code loops} event loops, as the gateway's requests are; each
  * invocation runs {@link #BATCH} checks, so the score is per check.
  * <p>
@@ -57,7 +58,7 @@ public class CheckBenchmark {
     @Param({ "2" })
     int loops;
 
-    /** {@code tollgate.store.coalesce}: one write per loop's batch of checks (standalone Redis). */
+    /** {@code tollgate.store.coalesce}: one script call per loop's batch of checks (standalone Redis). */
     @Param({ "true" })
     boolean coalesce;
 

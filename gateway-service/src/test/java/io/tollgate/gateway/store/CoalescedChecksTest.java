@@ -1,0 +1,122 @@
+package io.tollgate.gateway.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.CounterKeys;
+import io.tollgate.counter.Decision;
+import io.tollgate.counter.Policy;
+import io.tollgate.gateway.limiter.Bucket;
+import io.tollgate.gateway.support.RedisCli;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+
+/**
+ * The store with coalescing against a real Redis: the checks one loop turn asks for are ONE call of the
+ * script, and each still gets its own decision, in order.
+ */
+class CoalescedChecksTest extends OnLoopTestBase {
+
+    private static final Policy FIVE = new Policy(Algorithm.TOKEN_BUCKET, 5, 3_600_000, 5);
+    private static final Policy MANY = new Policy(Algorithm.TOKEN_BUCKET, 1_000, 3_600_000, 1_000);
+
+    @Test
+    void theChecksOfOneLoopTurnAreOneScriptCallAndEachIsDecidedOnItsOwnInOrder() throws Exception {
+        RedisRateLimiter store = new RedisRateLimiter(redis, true);
+        Context loop = vertx.getOrCreateContext();
+        String run = "turn-" + System.nanoTime();
+        onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY)))); // connects, loads the script
+        long scriptCalls = scriptCalls();
+        long gets = RedisCli.calls(node.port(), "get");
+
+        // 10 checks of one client on a bucket of 5, interleaved with 10 of distinct clients, two buckets each
+        List<List<Decision>> decisions = onLoop(loop, () -> all(IntStream.range(0, 20).mapToObj(i -> i % 2 == 0
+                ? store.check(List.of(bucket("five", run, FIVE)))
+                : store.check(List.of(bucket("a", run + "-" + i, MANY), bucket("b", run + "-" + i, FIVE))))
+                .toList()));
+
+        assertThat(scriptCalls() - scriptCalls).as("script calls for 20 checks asked in one loop turn").isEqualTo(1);
+        assertThat(RedisCli.calls(node.port(), "get") - gets).as("buckets read").isEqualTo(10 + 2 * 10);
+        List<Decision> sameClient = IntStream.range(0, 20).filter(i -> i % 2 == 0).mapToObj(i -> decisions.get(i)
+                .get(0)).toList();
+        assertThat(sameClient).extracting(Decision::allowed).containsExactly(true, true, true, true, true, false,
+                false, false, false, false);
+        assertThat(sameClient.subList(0, 5)).extracting(Decision::remaining).containsExactly(4L, 3L, 2L, 1L, 0L);
+        IntStream.range(0, 20).filter(i -> i % 2 == 1).forEach(i -> assertThat(decisions.get(i))
+                .as("client %d's two buckets", i).extracting(Decision::remaining).containsExactly(999L, 4L));
+    }
+
+    @Test
+    void moreChecksInOneTurnThanABatchHoldsGoInAsFewCallsAsFit() throws Exception {
+        RedisRateLimiter store = new RedisRateLimiter(redis, true);
+        Context loop = vertx.getOrCreateContext();
+        String run = "many-" + System.nanoTime();
+        onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
+        long scriptCalls = scriptCalls();
+        int checks = 2 * CoalescedChecks.MAX_BATCH + 1;
+
+        List<List<Decision>> decisions = onLoop(loop, () -> all(IntStream.range(0, checks)
+                .mapToObj(i -> store.check(List.of(bucket("x", run + "-" + i, FIVE)))).toList()));
+
+        assertThat(decisions).hasSize(checks).allSatisfy(d -> assertThat(d.get(0).remaining()).isEqualTo(4));
+        assertThat(scriptCalls() - scriptCalls).isEqualTo(3);
+    }
+
+    @Test
+    void aFlushedScriptCacheIsHealedForTheWholeCall() throws Exception {
+        RedisRateLimiter store = new RedisRateLimiter(redis, true);
+        Context loop = vertx.getOrCreateContext();
+        String run = "flushed-" + System.nanoTime();
+        onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
+        RedisCli.run(node.port(), "SCRIPT", "FLUSH");
+        long evals = RedisCli.calls(node.port(), "eval");
+
+        List<List<Decision>> decisions = onLoop(loop, () -> all(IntStream.range(0, 10)
+                .mapToObj(i -> store.check(List.of(bucket("x", run + "-" + i, FIVE)))).toList()));
+
+        assertThat(decisions).allSatisfy(d -> assertThat(d.get(0).remaining()).isEqualTo(4));
+        assertThat(RedisCli.calls(node.port(), "eval") - evals).as("the text sent once, for all ten").isEqualTo(1);
+    }
+
+    @Test
+    void aCallThatFailsFailsEveryCheckInItAndTheNextTurnIsServed() throws Exception {
+        RedisRateLimiter store = new RedisRateLimiter(redis, true);
+        Context loop = vertx.getOrCreateContext();
+        String run = "failing-" + System.nanoTime();
+        Bucket broken = bucket("broken", run, FIVE);
+        RedisCli.run(node.port(), "HSET", broken.key(), "not", "a bucket"); // GET on it is a WRONGTYPE error
+        Bucket good = bucket("good", run, FIVE);
+
+        assertThatThrownBy(() -> onLoop(loop, () -> {
+            Future<List<Decision>> first = store.check(List.of(good));
+            Future<List<Decision>> second = store.check(List.of(broken));
+            return Future.join(first, second).transform(all -> first.failed() && second.failed()
+                    ? Future.failedFuture(first.cause())
+                    : Future.succeededFuture(List.of()));
+        })).hasMessageContaining("WRONGTYPE");
+
+        List<Decision> next = onLoop(loop, () -> store.check(List.of(good)));
+        assertThat(next.get(0).remaining())
+                .as("served; Redis keeps what a script wrote before its error: the good check, checked first, was spent")
+                .isEqualTo(3);
+    }
+
+    private static Bucket bucket(String rule, String client, Policy policy) {
+        return new Bucket(CounterKeys.key(rule, client), policy);
+    }
+
+    private static long scriptCalls() {
+        return RedisCli.calls(node.port(), "evalsha") + RedisCli.calls(node.port(), "eval");
+    }
+
+    private static Future<List<List<Decision>>> all(List<Future<List<Decision>>> checks) {
+        return Future.all(new ArrayList<>(checks)).map(all -> all.<List<Decision>>list());
+    }
+}
