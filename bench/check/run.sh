@@ -4,11 +4,14 @@
 # One private Redis on a free port. In ONE run, alternating ROUNDS times, for many keys (10,000 client
 # keys, round robin / random) and for one hot key:
 #   jmh    CheckBenchmark: GuardedStore + RedisRateLimiter (the gateway's classes, the Vert.x Redis client,
-#          one pinned connection per event loop) driving EVALSHA of check.lua, IN_FLIGHT checks outstanding
+#          one pinned connection per event loop) driving EVALSHA of check.lua, IN_FLIGHT checks outstanding,
+#          as the gateway runs it: the checks a loop asks for in one turn in one call
+#   jmh-single  the same with tollgate.store.coalesce=false: one EVALSHA per check, like redis-benchmark's,
+#          so jmh-single / redis-benchmark is how close the Java client gets to what Redis serves
 #   redis      redis-benchmark -c IN_FLIGHT sending the very same EVALSHA (same script, same ARGV layout)
 #   pipelined  redis-benchmark -c LOOPS -P IN_FLIGHT/LOOPS: the same number in flight on as many
 #              connections as the gateway pins, pipelined as the gateway's are: Redis's ceiling here
-# and prints medians of checks/s and the ratio jmh / redis-benchmark as a Markdown table, with the
+# and prints medians of checks/s and the ratios to redis-benchmark as a Markdown table, with the
 # Redis CPU per call (INFO commandstats usec_per_call) of each.
 #
 # Needs: redis-server, redis-cli, redis-benchmark, java 17, and the gateway installed in the local
@@ -58,9 +61,9 @@ usec_per_call() { # before after
   awk -v a="$1" -v b="$2" 'BEGIN{split(a,x," "); split(b,y," "); if (y[1]>x[1]) printf "%.2f", (y[2]-x[2])/(y[1]-x[1]); else print "-"}'
 }
 
-jmh() { # keys -> checks/s
+jmh() { # keys coalesce -> checks/s
   java -cp "$CP" org.openjdk.jmh.Main CheckBenchmark -f 1 -wi "$WARMUP" -w "${SECONDS_PER}s" -i "$ITERATIONS" \
-    -r "${SECONDS_PER}s" -p keys="$1" -p inFlight="$IN_FLIGHT" -p loops="$LOOPS" \
+    -r "${SECONDS_PER}s" -p keys="$1" -p inFlight="$IN_FLIGHT" -p loops="$LOOPS" -p coalesce="$2" \
     -jvmArgsAppend "-Dredis.url=redis://127.0.0.1:$PORT" -rf json -rff "$WORK/jmh.json" >"$WORK/jmh.log" 2>&1 \
     || { cat "$WORK/jmh.log" >&2; exit 1; }
   python3 -c 'import json,sys; print("%.0f" % json.load(open(sys.argv[1]))[0]["primaryMetric"]["score"])' "$WORK/jmh.json"
@@ -78,10 +81,11 @@ echo "in flight: $IN_FLIGHT (jmh: over $LOOPS event loops, pinned pipelined conn
 RESULTS="$WORK/results"
 for r in $(seq 1 "$ROUNDS"); do
   for keys in 10000 1; do
-    for who in jmh redis pipelined; do
+    for who in jmh jmh-single redis pipelined; do
       before=$(evalsha)
       case $who in
-        jmh) rate=$(jmh "$keys") ;;
+        jmh) rate=$(jmh "$keys" true) ;;
+        jmh-single) rate=$(jmh "$keys" false) ;;
         redis) rate=$(rbench "$keys" "$IN_FLIGHT" 1) ;;
         pipelined) rate=$(rbench "$keys" "$LOOPS" $((IN_FLIGHT / LOOPS))) ;;
       esac
@@ -97,13 +101,14 @@ rows = [l.split() for l in open(sys.argv[1])]
 def med(keys, who, col):
     vals = [float(r[col]) for r in rows if r[1] == keys and r[2] == who and r[col] != "-"]
     return statistics.median(vals) if vals else float("nan")
-print("| keys | gateway store path (JMH), checks/s | redis-benchmark -c %s, checks/s | redis-benchmark -c %s -P %s, checks/s | JMH ÷ -c %s | JMH ÷ pipelined | Redis µs/call (JMH / -c / -P) |"
+print("| keys | gateway store path (JMH), checks/s | the same, one call per check (coalesce=false) | redis-benchmark -c %s, checks/s | redis-benchmark -c %s -P %s, checks/s | JMH ÷ pipelined | one per call ÷ -c %s | one per call ÷ pipelined | Redis µs/call (JMH / one per call / -c / -P) |"
       % (sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[2]))
-print("|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|---|")
 for keys, label in (("10000", "10,000 keys"), ("1", "one hot key")):
-    j, b, p = med(keys, "jmh", 3), med(keys, "redis", 3), med(keys, "pipelined", 3)
-    print(f"| {label} | {j:,.0f} | {b:,.0f} | {p:,.0f} | {j / b:.2f} | {j / p:.2f} | "
-          f"{med(keys, 'jmh', 4):.2f} / {med(keys, 'redis', 4):.2f} / {med(keys, 'pipelined', 4):.2f} |")
+    j, s, b, p = med(keys, "jmh", 3), med(keys, "jmh-single", 3), med(keys, "redis", 3), med(keys, "pipelined", 3)
+    print(f"| {label} | {j:,.0f} | {s:,.0f} | {b:,.0f} | {p:,.0f} | {j / p:.2f} | {s / b:.2f} | {s / p:.2f} | "
+          f"{med(keys, 'jmh', 4):.2f} / {med(keys, 'jmh-single', 4):.2f} / {med(keys, 'redis', 4):.2f} / "
+          f"{med(keys, 'pipelined', 4):.2f} |")
 print("(medians of %d rounds; each round: %s)" % (len({r[0] for r in rows}), ", ".join(
     sorted({f"{r[1]} keys {r[2]}" for r in rows}))))
 PY

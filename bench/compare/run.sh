@@ -341,9 +341,14 @@ if has requests || has paced; then
       [ -n "$rate" ] || { echo "paced needs the requests part or PACED_RATE" >&2; exit 1; }
     fi
     echo "paced_rate	$rate" >>"$WORK/meta.tsv"
+    # the gateway's store latency histogram around the paced rounds: only tollgate-rule's requests check,
+    # so the difference is how long their checks took (summarise.py reads quantiles off the buckets)
+    store_latency() { curl -fs "http://127.0.0.1:$TOLLGATE/q/metrics" | grep '^tollgate_store_latency_seconds_bucket' || true; }
+    store_latency >"$WORK/store-latency-before.txt"
     for round in $(seq 1 "$PACED_ROUNDS"); do
       for variant in tollgate-off tollgate-rule; do run_variant paced "$variant" "$round" "$rate"; done
     done
+    store_latency >"$WORK/store-latency-after.txt"
   fi
   curl -fs "http://127.0.0.1:$TOLLGATE/q/metrics" | grep -E '^tollgate_(decisions_total|store_errors_total)' \
     >"$WORK/tollgate-metrics.txt" || true

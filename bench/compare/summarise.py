@@ -3,6 +3,7 @@
 
 Usage: summarise.py WORK_DIR   (reads meta.tsv, runs.tsv, flood.tsv, footprint.tsv, tollgate-metrics.txt)
 """
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -61,6 +62,32 @@ def fallbacks(runs):
     values = [num(r.get("fallbacks")) for r in runs]
     values = [v for v in values if v is not None]
     return f"{int(sum(values)):,}" if values else "-"
+
+
+def store_latency(work):
+    """Quantiles of the checks timed between store-latency-before.txt and -after.txt (Prometheus buckets)."""
+    def buckets(name):
+        path = work / name
+        if not path.exists():
+            return {}
+        out = {}
+        for line in path.read_text().splitlines():
+            match = re.search(r'le="([^"]+)"[^}]*}\s+(\S+)', line)
+            if match:
+                bound = float("inf") if match.group(1) == "+Inf" else float(match.group(1))
+                out[bound] = out.get(bound, 0) + float(match.group(2))
+        return out
+    before, after = buckets("store-latency-before.txt"), buckets("store-latency-after.txt")
+    delta = sorted((bound, count - before.get(bound, 0)) for bound, count in after.items())
+    total = delta[-1][1] if delta else 0
+    if total <= 0:
+        return None
+    result = {"count": int(total)}
+    for q in (0.5, 0.99, 0.999):
+        bound = next(b for b, c in delta if c >= q * total)
+        result[q] = "over the largest bucket" if bound == float("inf") else (
+            f"{bound * 1e6:.0f} µs" if bound < 0.001 else f"{bound * 1e3:.2f} ms")
+    return result
 
 
 def main():
@@ -192,6 +219,12 @@ def main():
                   f"{' '.join(f'{v / 1000:+.2f}' for v in added99)} ms (median {median99 / 1000:+.2f}). Goal p99 ≤ 1 ms: "
                   f"{verdict}. wrk times each request from its write, so these are service times at the offered rate, "
                   "not corrected for coordinated omission as wrk2 would.")
+        store = store_latency(work)
+        if store:
+            print()
+            print(f"The store call inside those requests (the gateway's `tollgate_store_latency` histogram over the "
+                  f"paced rounds, {store['count']:,} checks, all tollgate-rule's): p50 ≤ {store[0.5]}, p99 ≤ "
+                  f"{store[0.99]}, p99.9 ≤ {store[0.999]} (upper bounds of the buckets the quantiles fall in).")
         print()
 
     foot = rows(work / "footprint.tsv", ["mode", "run", "ms", "rss", "rss_load", "anon_load", "load_rps"])

@@ -31,6 +31,9 @@ final class GuardedStore {
     }
 
     private static final StoreUnavailable BREAKER_OPEN = new StoreUnavailable("circuit breaker open");
+    /** The latency histogram's range: a healthy check is well under a millisecond, a store timeout tens of them. */
+    static final Duration MIN_LATENCY = Duration.ofNanos(50_000);
+    static final Duration MAX_LATENCY = Duration.ofSeconds(5);
 
     private final RateLimiter store;
     private final Vertx vertx;
@@ -48,9 +51,13 @@ final class GuardedStore {
         this.timeout = timeout;
         this.timeoutMs = Math.max(1, timeout.toMillis());
         this.breaker = breaker;
+        // buckets from 50 µs: a check takes a fraction of a millisecond, where Micrometer's default for a
+        // timer starts at 1 ms and would put every healthy check in its first bucket
         this.latency = Timer.builder("tollgate.store.latency")
                 .description("time for one check call to the counter store")
                 .publishPercentileHistogram()
+                .minimumExpectedValue(MIN_LATENCY)
+                .maximumExpectedValue(MAX_LATENCY)
                 .register(registry);
         this.timeouts = errors(registry, "timeout");
         this.errors = errors(registry, "error");

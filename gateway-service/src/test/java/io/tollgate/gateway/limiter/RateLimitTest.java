@@ -17,6 +17,7 @@ import java.net.Socket;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -243,6 +244,10 @@ class RateLimitTest {
         assertThat(metrics).contains("tollgate_store_latency_seconds_bucket", "tollgate_rules_version",
                 "tollgate_rules_age_seconds", "tollgate_store_breaker_state 0.0",
                 "tollgate_decisions_total{outcome=\"allowed\",rule=\"metrics.one\"} 1.0");
+        List<Double> bounds = Pattern.compile("tollgate_store_latency_seconds_bucket\\{le=\"([0-9.E-]+)\"")
+                .matcher(metrics).results().map(m -> Double.parseDouble(m.group(1))).toList();
+        assertThat(bounds).as("store latency buckets below 1 ms, where a healthy check falls").anyMatch(
+                b -> b <= 0.0001).anyMatch(b -> b > 0.0001 && b < 0.001);
     }
 
     private Response get(String path) {
