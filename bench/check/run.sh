@@ -16,7 +16,7 @@
 #
 # Needs: redis-server, redis-cli, redis-benchmark, java 17, and the gateway installed in the local
 # repository (./mvnw -B install -DskipTests -pl gateway-service -am).
-# Env: ROUNDS (3) IN_FLIGHT (50) LOOPS (2) WARMUP (2) ITERATIONS (3) SECONDS (3) REQUESTS (200000)
+# Env: ROUNDS (3) IN_FLIGHT (50) LOOPS (2) WARMUP (2) ITERATIONS (3) ITERATION_SECONDS (3; not SECONDS, which bash keeps as its own clock: read that way this was 0 until 2026-12-03) REQUESTS (200000)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +26,7 @@ IN_FLIGHT=${IN_FLIGHT:-50}
 LOOPS=${LOOPS:-2}
 WARMUP=${WARMUP:-2}
 ITERATIONS=${ITERATIONS:-3}
-SECONDS_PER=${SECONDS:-3}
+SECONDS_PER=${ITERATION_SECONDS:-3}
 REQUESTS=${REQUESTS:-200000}
 for tool in redis-server redis-cli redis-benchmark java python3; do
   command -v "$tool" >/dev/null || { echo "missing: $tool (Debian: apt-get install redis-server redis-tools openjdk-17-jdk python3)" >&2; exit 1; }
