@@ -15,6 +15,9 @@
 # Env: DURATION (10s) CONNECTIONS (50) THREADS (2) ROUNDS (3) LIGHT_CONNECTIONS (4) GATEWAY_JAVA_OPTS PATHS
 #      BASELINE_JAR (another build's quarkus-run.jar, measured alternately as base-off / base-on)
 #      BASELINE_JAVA_OPTS (default GATEWAY_JAVA_OPTS; e.g. the same jar with one setting changed)  WARMUP (20s)
+#      STORE (standalone | cluster: three primaries, no replicas, on free ports; Redis figures summed over them)
+#      KEYS (1: every request carries the API key "bench"; N: a key drawn at random from N per request, by
+#        bench/compare/keys.lua, so a cluster's checks spread over its shards)
 #      PROFILE=yes: async-profiler (from Maven Central; Linux x86_64) samples each gateway's CPU during the
 #        timed load runs (not the warm-up), and the report splits every path's CPU per request by layer
 #        (bench/gateway/profile.py); PROFILE_INTERVAL (1ms) PROFILE_OUT (a directory to keep the collapsed
@@ -36,6 +39,8 @@ BASELINE_JAR=${BASELINE_JAR:-}
 BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$GATEWAY_JAVA_OPTS}
 # per variant before the rounds: the JIT is still compiling for 20-30 s under load on a shared 2-core box
 WARMUP=${WARMUP:-20s}
+STORE=${STORE:-standalone}
+KEYS=${KEYS:-1}
 PROFILE=${PROFILE:-}
 PROFILE_INTERVAL=${PROFILE_INTERVAL:-1ms}
 PROFILE_OUT=${PROFILE_OUT:-}
@@ -57,7 +62,7 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-BACKEND=$(free_port); PROXY=$(free_port); REDIS=$(free_port)
+BACKEND=$(free_port); PROXY=$(free_port)
 
 if [ -n "$PROFILE" ]; then
   # loaded idle with each gateway; started and stopped through jcmd around each timed run (see run)
@@ -99,9 +104,43 @@ nginx_conf proxy "upstream backend { server 127.0.0.1:$BACKEND; keepalive 64; }
     location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection \"\"; }
   }"
 
-redis-server --port "$REDIS" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" >"$WORK/redis.log" 2>&1 &
-REDIS_PID=$!
-PIDS+=($!)
+# the store: one Redis, or a cluster of three primaries; REDIS_PORTS and REDIS_PIDS list its nodes
+REDIS_PORTS=() REDIS_PIDS=()
+# a cluster node also listens on its port + 10000 (the cluster bus): both must be free and below 65536
+free_node_port() {
+  python3 -c '
+import random, socket
+while True:
+    port = random.randint(20000, 45000)
+    try:
+        for p in (port, port + 10000):
+            s = socket.socket(); s.bind(("127.0.0.1", p)); s.close()
+        print(port); break
+    except OSError:
+        pass'
+}
+for _ in $([ "$STORE" = cluster ] && echo 1 2 3 || echo 1); do
+  port=$(free_node_port)
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" \
+    $([ "$STORE" = cluster ] && echo "--cluster-enabled yes --cluster-config-file nodes-$port.conf") \
+    >"$WORK/redis-$port.log" 2>&1 &
+  REDIS_PIDS+=($!) REDIS_PORTS+=("$port")
+  PIDS+=($!)
+done
+for port in "${REDIS_PORTS[@]}"; do
+  for _ in $(seq 1 100); do redis-cli -p "$port" PING >/dev/null 2>&1 && break; sleep 0.05; done
+done
+REDIS_HOSTS="redis://127.0.0.1:${REDIS_PORTS[0]}"
+CLIENT_TYPE=standalone
+if [ "$STORE" = cluster ]; then
+  redis-cli --cluster create $(printf '127.0.0.1:%s ' "${REDIS_PORTS[@]}") --cluster-replicas 0 --cluster-yes >"$WORK/cluster.log" 2>&1 \
+    || { cat "$WORK/cluster.log" >&2; exit 1; }
+  for port in "${REDIS_PORTS[@]}"; do
+    for _ in $(seq 1 100); do redis-cli -p "$port" CLUSTER INFO | grep -q 'cluster_state:ok' && break; sleep 0.1; done
+  done
+  REDIS_HOSTS=$(printf 'redis://127.0.0.1:%s,' "${REDIS_PORTS[@]}"); REDIS_HOSTS=${REDIS_HOSTS%,}
+  CLIENT_TYPE=cluster
+fi
 
 cat >"$WORK/rules.json" <<JSON
 {"version":1,"rules":[{"id":"bench.limited","match":{"path":"/limited/**"},"key":"api_key",
@@ -115,7 +154,7 @@ start_gateway() {
   port=$(free_port)
   cp "$WORK/rules.json" "$WORK/rules-$name.json"
   QUARKUS_HTTP_PORT=$port TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" \
-    QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$REDIS" TOLLGATE_RULES_URL="http://127.0.0.1:1" \
+    QUARKUS_REDIS_HOSTS="$REDIS_HOSTS" QUARKUS_REDIS_CLIENT_TYPE=$CLIENT_TYPE TOLLGATE_RULES_URL="http://127.0.0.1:1" \
     TOLLGATE_RULES_WATCH=false TOLLGATE_RULES_SNAPSHOT="$WORK/rules-$name.json" \
     java $opts -jar "$jar" >"$WORK/gateway-$name.log" 2>&1 &
   GW_PID[$name]=$!
@@ -154,12 +193,14 @@ ticks() { # GW -> "user+sys sys" clock ticks of that gateway, or of the proxy ng
   if [ "$1" = none ]; then pid=$(pgrep -P "$(cat "$WORK/proxy.pid")" | head -1); else pid=${GW_PID[$1]}; fi
   awk '{print $14 + $15, $15}' "/proc/$pid/stat"
 }
-redis_ticks() { awk '{print $14 + $15}' "/proc/$REDIS_PID/stat"; }
+redis_ticks() { local pid total=0; for pid in "${REDIS_PIDS[@]}"; do total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done; echo "$total"; }
+# every node's INFO section $1, one after the other (the awk readers below sum over them)
+redis_info() { local port; for port in "${REDIS_PORTS[@]}"; do redis-cli -p "$port" INFO "$1"; done | tr -d '\r'; }
 busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; } # the machine: user nice system irq softirq steal
-reads() { redis-cli -p "$REDIS" INFO stats | tr -d '\r' | awk -F: '/^total_reads_processed:/{print $2}'; }
+reads() { redis_info stats | awk -F: '/^total_reads_processed:/{ n += $2 } END { print n + 0 }'; }
 evalsha() { # "<EVALSHA calls> <their usec> <GET calls>"
-  redis-cli -p "$REDIS" INFO commandstats | tr -d '\r' | awk -F'[=,:]' '
-    /^cmdstat_evalsha:/ { c = $3; u = $5 } /^cmdstat_get:/ { g = $3 } END { print c + 0, u + 0, g + 0 }'
+  redis_info commandstats | awk -F'[=,:]' '
+    /^cmdstat_evalsha:/ { c += $3; u += $5 } /^cmdstat_get:/ { g += $3 } END { print c + 0, u + 0, g + 0 }'
 }
 TICK=$(getconf CLK_TCK)
 
@@ -177,7 +218,13 @@ run() {
     profiler "$gw" start "" "$PROFILE_INTERVAL"
   fi
   c0=$(ticks "$gw"); e0=$(evalsha); r0=$(redis_ticks); m0=$(busy_ticks); q0=$(reads)
-  out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$(url_of "$name")")
+  if [ "$KEYS" = 1 ]; then
+    out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$(url_of "$name")")
+  else
+    local url; url=$(url_of "$name")
+    out=$(PATH_TO="/$(cut -d/ -f4- <<<"$url")" KEYS="$KEYS" THREADS="$THREADS" \
+      wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -s "$ROOT/bench/compare/keys.lua" "$(cut -d/ -f1-3 <<<"$url")")
+  fi
   c1=$(ticks "$gw"); e1=$(evalsha); r1=$(redis_ticks); m1=$(busy_ticks); q1=$(reads)
   [ -z "$stacks" ] || profiler "$gw" stop "$stacks"
   reqs=$(echo "$out" | awk '/requests in/{print $1}')
@@ -203,7 +250,7 @@ echo "warm-up..." >&2
 for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" >/dev/null; done
 
 RESULTS="$WORK/results"
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
 echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | checks/req | EVALSHA/req | checks per EVALSHA | Redis µs per check | Redis CPU µs/req | machine CPU µs/req | checks per Redis read |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
