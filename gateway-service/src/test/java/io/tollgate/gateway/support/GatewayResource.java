@@ -51,14 +51,15 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             } else {
                 config.put("tollgate.rules.url", rules.url());
             }
-            // always given, as every quarkus.* key here: an integration test's launch keeps an earlier class's
-            // quarkus.* value otherwise (seen: the 1.5 s of ClientIdleIT cut ProxyIT's slow reader)
+            // every key a test may change is always given, its default when not asked for: an integration
+            // test's launch keeps an earlier class's value otherwise (seen: ClientIdleIT's 1.5 s idle timeout
+            // cut ProxyIT's slow reader; ClusterIT's client-type=cluster failed every check of CoalescingIT)
             config.put("quarkus.http.idle-timeout", args.getOrDefault("idle-timeout", "75s"));
-            if (args.containsKey("store.timeout")) {
-                config.put("tollgate.store.timeout", args.get("store.timeout"));
-            }
+            config.put("tollgate.store.timeout", args.getOrDefault("store.timeout", "20ms"));
+            config.put("tollgate.store.type", "memory".equals(args.get("store")) ? "memory" : "redis");
+            config.put("quarkus.redis.client-type", "standalone"); // a cluster's config below says otherwise
             if ("memory".equals(args.get("store"))) {
-                config.put("tollgate.store.type", "memory");
+                // no Redis: the in-process store
             } else if ("absent".equals(args.get("redis"))) {
                 // a Redis that is down when the gateway starts: nothing listens there
                 config.put("quarkus.redis.hosts", "redis://127.0.0.1:" + closedPort());
