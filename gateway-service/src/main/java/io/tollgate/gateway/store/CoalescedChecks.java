@@ -74,7 +74,13 @@ final class CoalescedChecks {
             }
             calls = new ArrayList<>();
             replies = new ArrayList<>();
-            send.apply(CheckCall.together(sending)).onComplete(reply -> {
+            Future<List<Long>> sent;
+            try {
+                sent = send.apply(CheckCall.together(sending));
+            } catch (RuntimeException cannotSend) { // e.g. checks that differ in cost: fail them, never leave them waiting
+                sent = Future.failedFuture(cannotSend);
+            }
+            sent.onComplete(reply -> {
                 if (reply.failed()) {
                     waiting.forEach(p -> p.fail(reply.cause()));
                     return;

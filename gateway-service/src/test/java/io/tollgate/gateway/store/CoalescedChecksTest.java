@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
 import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.CheckCall;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
@@ -94,18 +96,40 @@ class CoalescedChecksTest extends OnLoopTestBase {
         RedisCli.run(node.port(), "HSET", broken.key(), "not", "a bucket"); // GET on it is a WRONGTYPE error
         Bucket good = bucket("good", run, FIVE);
 
-        assertThatThrownBy(() -> onLoop(loop, () -> {
-            Future<List<Decision>> first = store.check(List.of(good));
-            Future<List<Decision>> second = store.check(List.of(broken));
-            return Future.join(first, second).transform(all -> first.failed() && second.failed()
-                    ? Future.failedFuture(first.cause())
-                    : Future.succeededFuture(List.of()));
-        })).hasMessageContaining("WRONGTYPE");
+        assertThatThrownBy(() -> onLoop(loop, () -> bothFailed(store.check(List.of(good)),
+                store.check(List.of(broken))))).hasMessageContaining("WRONGTYPE");
 
         List<Decision> next = onLoop(loop, () -> store.check(List.of(good)));
         assertThat(next.get(0).remaining())
                 .as("served; Redis keeps what a script wrote before its error: the good check, checked first, was spent")
                 .isEqualTo(3);
+    }
+
+    @Test
+    void checksThatCannotGoTogetherOrAReplyOfTheWrongShapeFailInsteadOfWaiting() throws Exception {
+        // pure logic: the sender is a stand-in here, the tests above use Redis
+        Context loop = vertx.getOrCreateContext();
+        CheckCall one = CheckCall.of(List.of("rl:a:{x}"), List.of(FIVE), 1, OptionalLong.empty());
+        CheckCall costly = CheckCall.of(List.of("rl:a:{y}"), List.of(FIVE), 2, OptionalLong.empty());
+        CoalescedChecks unsendable = new CoalescedChecks(call -> Future.succeededFuture(List.of()));
+
+        assertThatThrownBy(() -> onLoop(loop, () -> bothFailed(unsendable.check(one, loop),
+                unsendable.check(costly, loop)))).hasMessageContaining("share now and cost");
+
+        CoalescedChecks shortReply = new CoalescedChecks(call -> Future.succeededFuture(List.of(1L, 4L, 0L, 100L)));
+        assertThatThrownBy(() -> onLoop(loop, () -> {
+            Future<List<Decision>> first = shortReply.check(one, loop);
+            Future<List<Decision>> second = shortReply.check(one, loop);
+            return Future.join(first, second).transform(all -> first.succeeded() && second.failed()
+                    ? Future.failedFuture(second.cause())
+                    : Future.succeededFuture());
+        })).hasMessageContaining("replied 0 integers");
+    }
+
+    private static Future<Void> bothFailed(Future<?> a, Future<?> b) {
+        return Future.join(a, b).transform(all -> a.failed() && b.failed()
+                ? Future.failedFuture(a.cause())
+                : Future.succeededFuture());
     }
 
     private static Bucket bucket(String rule, String client, Policy policy) {
