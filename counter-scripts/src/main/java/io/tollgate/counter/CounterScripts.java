@@ -21,10 +21,9 @@ public final class CounterScripts {
     /**
      * The table the algorithm files fill and the driver dispatches on: a local, as Redis forbids globals,
      * built with one slot per {@link Algorithm} so filling it never resizes it (it is rebuilt on every call).
-     * The slots the call's ARGV names (every fourth from the third, up to the last key's) are marked {@code true} first, and
-     * each
-     * algorithm's code runs only when its slot is marked: Lua builds every function it meets afresh on each
-     * call, so a call builds only its own algorithms' (measured with
+     * The slots the call's ARGV names (every fourth from the third, up to the last key's) are marked
+     * {@code true} first, and each algorithm's code runs only when its slot is marked: Lua builds every
+     * function it meets afresh on each call, so a call builds only its own algorithms' (measured with
      * {@code bench/scripts/counter-scripts-instructions.sh}: 4-6 % fewer instructions in Redis per check).
      * A name that is not an algorithm's stays absent, and the driver answers it with its error.
      */

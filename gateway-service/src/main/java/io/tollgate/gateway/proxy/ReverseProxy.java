@@ -3,7 +3,6 @@ package io.tollgate.gateway.proxy;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
@@ -16,7 +15,7 @@ import org.jboss.logging.Logger;
 import io.quarkus.runtime.Startup;
 import io.tollgate.gateway.config.ConfigError;
 import io.tollgate.gateway.config.GatewayConfig;
-import io.vertx.core.Context;
+import io.tollgate.gateway.config.PerEventLoop;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -65,7 +64,7 @@ public class ReverseProxy {
     private final Vertx vertx;
     private final Upstreams upstreams;
     private final HttpClient offLoop;
-    private final ConcurrentHashMap<Thread, Loop> byLoop = new ConcurrentHashMap<>();
+    private final PerEventLoop<Loop> byLoop;
     private final long connectTimeoutMs;
     private final long idleTimeoutMs;
 
@@ -77,6 +76,7 @@ public class ReverseProxy {
         checkClientIdleTimeout(ConfigProvider.getConfig().getOptionalValue(CLIENT_IDLE_TIMEOUT, Duration.class),
                 config.gateway().upstreamTimeout());
         this.offLoop = newClient();
+        this.byLoop = new PerEventLoop<>(thread -> new Loop(newClient(), new StallWatch(vertx, idleTimeoutMs)));
     }
 
     /**
@@ -104,15 +104,7 @@ public class ReverseProxy {
 
     /** The calling event loop's own; null off an event loop (the shared client then, unwatched). */
     private Loop loop() {
-        Context context = Vertx.currentContext();
-        if (context == null || !context.isEventLoopContext()) {
-            return null;
-        }
-        Loop loop = byLoop.get(Thread.currentThread());
-        return loop != null
-                ? loop
-                : byLoop.computeIfAbsent(Thread.currentThread(),
-                        thread -> new Loop(newClient(), new StallWatch(vertx, idleTimeoutMs)));
+        return byLoop.of(Vertx.currentContext());
     }
 
     /**
@@ -240,7 +232,7 @@ public class ReverseProxy {
     @PreDestroy
     void close() {
         offLoop.close();
-        byLoop.values().forEach(loop -> {
+        byLoop.all().forEach(loop -> {
             loop.stalls().close();
             loop.client().close();
         });

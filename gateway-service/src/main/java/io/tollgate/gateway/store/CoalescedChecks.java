@@ -2,14 +2,15 @@ package io.tollgate.gateway.store;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.tollgate.counter.CheckCall;
 import io.tollgate.counter.Decision;
+import io.tollgate.gateway.config.PerEventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 
 /**
  * The checks one event loop asks for while it handles one batch of ready sockets, sent at the end of that
@@ -29,21 +30,18 @@ final class CoalescedChecks {
     static final int MAX_BATCH = 32;
 
     private final Function<CheckCall, Future<List<Long>>> send;
-    private final ConcurrentHashMap<Thread, Pending> loops = new ConcurrentHashMap<>();
+    private final PerEventLoop<Pending> loops = new PerEventLoop<>(thread -> new Pending());
 
     /** @param send runs one call of the check script and gives its reply's integers */
     CoalescedChecks(Function<CheckCall, Future<List<Long>>> send) {
         this.send = send;
     }
 
-    /** Queues {@code call} for the end of the batch of the event loop of {@code context}, the current one. */
-    Future<List<Decision>> check(CheckCall call, Context context) {
-        Thread thread = Thread.currentThread();
-        Pending pending = loops.get(thread); // every check: a plain read; the loop's first check makes its entry
-        if (pending == null) {
-            pending = loops.computeIfAbsent(thread, t -> new Pending());
-        }
-        return pending.queue(call, context);
+    /** Queues {@code call} for the end of the calling event loop's batch; off an event loop, sends it alone. */
+    Future<List<Decision>> check(CheckCall call) {
+        Context context = Vertx.currentContext();
+        Pending pending = loops.of(context);
+        return pending == null ? send.apply(call).map(call::parse) : pending.queue(call, context);
     }
 
     /** The checks waiting for the end of the batch of one event-loop thread; only that thread touches them. */

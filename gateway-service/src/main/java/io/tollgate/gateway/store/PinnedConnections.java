@@ -1,10 +1,8 @@
 package io.tollgate.gateway.store;
 
-import java.util.concurrent.ConcurrentHashMap;
-
 import org.jboss.logging.Logger;
 
-import io.vertx.core.Context;
+import io.tollgate.gateway.config.PerEventLoop;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
@@ -24,7 +22,7 @@ final class PinnedConnections {
     private static final Logger LOG = Logger.getLogger(PinnedConnections.class);
 
     private final Redis redis;
-    private final ConcurrentHashMap<Thread, Loop> loops = new ConcurrentHashMap<>();
+    private final PerEventLoop<Loop> loops = new PerEventLoop<>(Loop::new);
 
     PinnedConnections(Redis redis) {
         this.redis = redis;
@@ -32,16 +30,8 @@ final class PinnedConnections {
 
     /** Sends {@code request} on this event loop's connection, or through the pooled client off a loop. */
     Future<Response> send(Request request) {
-        Context context = Vertx.currentContext();
-        if (context == null || !context.isEventLoopContext()) {
-            return redis.send(request);
-        }
-        Thread thread = Thread.currentThread();
-        Loop loop = loops.get(thread); // every check: a plain read; the loop's first check makes its entry
-        if (loop == null) {
-            loop = loops.computeIfAbsent(thread, Loop::new);
-        }
-        return loop.send(request);
+        Loop loop = loops.of(Vertx.currentContext());
+        return loop == null ? redis.send(request) : loop.send(request);
     }
 
     /** The connection of one event-loop thread. */

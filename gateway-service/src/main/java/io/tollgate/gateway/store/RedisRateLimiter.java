@@ -11,9 +11,7 @@ import io.tollgate.counter.CounterScripts;
 import io.tollgate.counter.Decision;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -53,11 +51,7 @@ final class RedisRateLimiter implements RateLimiter {
                 buckets.stream().map(Bucket::policy).toList(),
                 COST,
                 OptionalLong.empty());
-        Context context = Vertx.currentContext();
-        if (coalesced != null && context != null && context.isEventLoopContext()) {
-            return coalesced.check(call, context);
-        }
-        return run(call).map(call::parse);
+        return coalesced != null ? coalesced.check(call) : run(call).map(call::parse);
     }
 
     /** One call of the script: {@code EVALSHA}, and on {@code NOSCRIPT} the same call with the text. */

@@ -31,10 +31,9 @@ class CoalescedChecksTest extends OnLoopTestBase {
 
     @Test
     void theChecksOfOneLoopTurnAreOneScriptCallAndEachIsDecidedOnItsOwnInOrder() throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true);
         Context loop = vertx.getOrCreateContext();
         String run = "turn-" + System.nanoTime();
-        onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY)))); // connects, loads the script
+        RedisRateLimiter store = warmStore(loop, run);
         long scriptCalls = scriptCalls();
         long gets = RedisCli.calls(node.port(), "get");
 
@@ -57,10 +56,9 @@ class CoalescedChecksTest extends OnLoopTestBase {
 
     @Test
     void moreChecksInOneTurnThanABatchHoldsGoInAsFewCallsAsFit() throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true);
         Context loop = vertx.getOrCreateContext();
         String run = "many-" + System.nanoTime();
-        onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
+        RedisRateLimiter store = warmStore(loop, run);
         long scriptCalls = scriptCalls();
         int checks = 2 * CoalescedChecks.MAX_BATCH + 1;
 
@@ -73,10 +71,9 @@ class CoalescedChecksTest extends OnLoopTestBase {
 
     @Test
     void aFlushedScriptCacheIsHealedForTheWholeCall() throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true);
         Context loop = vertx.getOrCreateContext();
         String run = "flushed-" + System.nanoTime();
-        onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
+        RedisRateLimiter store = warmStore(loop, run);
         RedisCli.run(node.port(), "SCRIPT", "FLUSH");
         long evals = RedisCli.calls(node.port(), "eval");
 
@@ -113,13 +110,13 @@ class CoalescedChecksTest extends OnLoopTestBase {
         CheckCall costly = CheckCall.of(List.of("rl:a:{y}"), List.of(FIVE), 2, OptionalLong.empty());
         CoalescedChecks unsendable = new CoalescedChecks(call -> Future.succeededFuture(List.of()));
 
-        assertThatThrownBy(() -> onLoop(loop, () -> bothFailed(unsendable.check(one, loop),
-                unsendable.check(costly, loop)))).hasMessageContaining("share now and cost");
+        assertThatThrownBy(() -> onLoop(loop, () -> bothFailed(unsendable.check(one),
+                unsendable.check(costly)))).hasMessageContaining("share now and cost");
 
         CoalescedChecks shortReply = new CoalescedChecks(call -> Future.succeededFuture(List.of(1L, 4L, 0L, 100L)));
         assertThatThrownBy(() -> onLoop(loop, () -> {
-            Future<List<Decision>> first = shortReply.check(one, loop);
-            Future<List<Decision>> second = shortReply.check(one, loop);
+            Future<List<Decision>> first = shortReply.check(one);
+            Future<List<Decision>> second = shortReply.check(one);
             return Future.join(first, second).transform(all -> first.succeeded() && second.failed()
                     ? Future.failedFuture(second.cause())
                     : Future.succeededFuture());
@@ -130,6 +127,13 @@ class CoalescedChecksTest extends OnLoopTestBase {
         return Future.join(a, b).transform(all -> a.failed() && b.failed()
                 ? Future.failedFuture(a.cause())
                 : Future.succeededFuture());
+    }
+
+    /** A coalescing store whose loop has connected and loaded the script (one check of its own). */
+    private static RedisRateLimiter warmStore(Context loop, String run) throws Exception {
+        RedisRateLimiter store = new RedisRateLimiter(redis, true);
+        onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
+        return store;
     }
 
     private static Bucket bucket(String rule, String client, Policy policy) {

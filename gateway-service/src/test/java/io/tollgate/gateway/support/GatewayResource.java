@@ -56,11 +56,13 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // cut ProxyIT's slow reader; ClusterIT's client-type=cluster failed every check of CoalescingIT)
             config.put("quarkus.http.idle-timeout", args.getOrDefault("idle-timeout", "75s"));
             config.put("tollgate.store.timeout", args.getOrDefault("store.timeout", "20ms"));
-            config.put("tollgate.store.type", "memory".equals(args.get("store")) ? "memory" : "redis");
+            boolean inProcess = "memory".equals(args.get("store"));
+            config.put("tollgate.store.type", inProcess ? "memory" : "redis");
             config.put("quarkus.redis.client-type", "standalone"); // a cluster's config below says otherwise
-            if ("memory".equals(args.get("store"))) {
-                // no Redis: the in-process store
-            } else if ("absent".equals(args.get("redis"))) {
+            if (inProcess) {
+                return config;
+            }
+            if ("absent".equals(args.get("redis"))) {
                 // a Redis that is down when the gateway starts: nothing listens there
                 config.put("quarkus.redis.hosts", "redis://127.0.0.1:" + closedPort());
             } else {
