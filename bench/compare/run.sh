@@ -40,6 +40,8 @@
 #      JAVA25_HOME [the temurin-25 under /usr/lib/jvm]   BUILD_AOT_JAR [no]   KEEP_WORK [no]
 #      GATEWAY_JAR [gateway-service/target/quarkus-app/quarkus-run.jar]   AOT_DIR [gateway-service/target/aot-jar]
 #      MAX_SECONDS [1500]: the whole run is stopped (and cleaned up) past this
+#      REDIS_SCHED [other]: fifo runs the bench's Redis real-time (chrt -f 1, root), so it never waits for a
+#                  core behind wrk, nginx or the gateway: a diagnosis of the paced p99, as if Redis had a core
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -67,6 +69,7 @@ LAUNCH_ENV="MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}"
 GATEWAY_JAR=${GATEWAY_JAR:-"$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"}
 AOT_DIR=${AOT_DIR:-"$ROOT/gateway-service/target/aot-jar"}
 MAX_SECONDS=${MAX_SECONDS:-1500}
+REDIS_SCHED=${REDIS_SCHED:-other}
 PEER_DIR="$ROOT/bench/peers/spring-cloud-gateway"
 PEER_JAR="$PEER_DIR/target/scg-peer.jar"
 COMMAND_LINE="bench/compare/run.sh${*:+ $*}"
@@ -167,6 +170,11 @@ redis-server --port "$REDIS" --bind 127.0.0.1 --save "" --appendonly no --dir "$
 REDIS_PID=$!
 PIDS+=("$REDIS_PID")
 wait_for 10 redis-cli -p "$REDIS" ping
+case $REDIS_SCHED in # a diagnosis, not a setting of any figure in the README's table
+  other) ;;
+  fifo) chrt -a -f -p 1 "$REDIS_PID" || { echo "REDIS_SCHED=fifo: chrt could not (it needs root)" >&2; exit 1; } ;;
+  *) echo "REDIS_SCHED: 'other' or 'fifo', not '$REDIS_SCHED'" >&2; exit 1 ;;
+esac
 
 cat >"$WORK/rules.json" <<JSON
 {"version":1,"rules":[
@@ -186,6 +194,13 @@ scg_env() {
     "SPRING_DATA_REDIS_PORT=$REDIS"
 }
 
+waits() { # waits <pid...>: "<ns waited on a run queue> <times put on a core>", all their threads (schedstat)
+  cat $(printf '/proc/%s/task/*/schedstat ' "$@") 2>/dev/null | awk '{w += $2; n += $3} END {print w + 0, n + 0}'
+}
+per_wake() { # per_wake "<w0 n0>" "<w1 n1>": mean µs waited on a run queue per time put on a core
+  awk -v a="$1" -v b="$2" 'BEGIN {split(a, x, " "); split(b, y, " "); n = y[2] - x[2]
+    if (n > 0) printf "%.1f", (y[1] - x[1]) / n / 1000; else printf "-"}'
+}
 cpu_ticks() { # cpu_ticks <pid...>: utime + stime of the processes, in clock ticks
   local total=0 pid
   for pid in "$@"; do total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done
@@ -223,6 +238,8 @@ measure() {
   local part=$1 variant=$2 round=$3 url=$4 path=$5 rate=$6; shift 6
   local c0 c1 r0 r1 s0 s1 g0 g1 out flood_out f0 f1 redis_c0 redis_c1
   c0=$(cpu_ticks "$@"); redis_c0=$(cpu_ticks "$REDIS_PID"); read -r r0 s0 g0 < <(redis_stats)
+  local w0 w1 redis_w0 redis_w1
+  w0=$(waits "$@"); redis_w0=$(waits "$REDIS_PID")
   [ "$variant" != tollgate-flood ] || f0=$(decisions bench.flood)
   local k0=- k1=- fallbacks=-
   [ "$variant" != tollgate-rule ] && [ "$variant" != tollgate-flood ] || k0=$(decisions bench.keys)
@@ -236,6 +253,7 @@ measure() {
     out=$(wrk_run "$url" "$path" "$DURATION" "$CONNECTIONS" "$rate")
   fi
   c1=$(cpu_ticks "$@"); redis_c1=$(cpu_ticks "$REDIS_PID"); read -r r1 s1 g1 < <(redis_stats)
+  w1=$(waits "$@"); redis_w1=$(waits "$REDIS_PID")
   local reqs answered
   reqs=$(result_field "$out" requests)
   answered=$reqs
@@ -253,16 +271,18 @@ measure() {
     fallbacks=$(($(cut -d' ' -f4 <<<"$k1") - $(cut -d' ' -f4 <<<"$k0")))
   fi
   # part variant round rate rps requests p50 p99 p999 non2xx socket_errors cpu_us/req redis_cmds/req
-  # script_calls/req redis_cpu_us/req fallbacks gets/req (CPU per request answered: with the flood, its
-  # requests count too; Redis figures per legitimate request)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$variant" "$round" "$rate" \
+  # script_calls/req redis_cpu_us/req fallbacks gets/req wait_us redis_wait_us (CPU per request answered:
+  # with the flood, its requests count too; Redis figures per legitimate request; waits: mean µs a thread
+  # of the process under test, or Redis, waited on a run queue each time it was put on a core)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$variant" "$round" "$rate" \
     "$(result_field "$out" rps)" "$reqs" "$(result_field "$out" p50_us)" "$(result_field "$out" p99_us)" \
     "$(result_field "$out" p999_us)" "$(result_field "$out" non2xx)" "$(result_field "$out" socket_errors)" \
     "$(awk -v a="$c0" -v b="$c1" -v n="$answered" -v hz="$TICK" 'BEGIN{printf "%.1f", (b-a)*1e6/hz/n}')" \
     "$(awk -v a="$r0" -v b="$r1" -v n="$reqs" 'BEGIN{printf "%.3f", (b-a)/n}')" \
     "$(awk -v a="$s0" -v b="$s1" -v n="$reqs" 'BEGIN{printf "%.3f", (b-a)/n}')" \
     "$(awk -v a="$redis_c0" -v b="$redis_c1" -v n="$answered" -v hz="$TICK" 'BEGIN{printf "%.1f", (b-a)*1e6/hz/n}')" \
-    "$fallbacks" "$(awk -v a="$g0" -v b="$g1" -v n="$reqs" 'BEGIN{printf "%.3f", (b-a)/n}')" >>"$WORK/runs.tsv"
+    "$fallbacks" "$(awk -v a="$g0" -v b="$g1" -v n="$reqs" 'BEGIN{printf "%.3f", (b-a)/n}')" \
+    "$(per_wake "$w0" "$w1")" "$(per_wake "$redis_w0" "$redis_w1")" >>"$WORK/runs.tsv"
   say "$part $variant round $round: $out"
 }
 
@@ -271,7 +291,7 @@ measure() {
   echo "machine	$(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB RAM ($(free -m | awk '/^Mem:/{print $2}') MiB), $(uname -sr)"
   echo "load_before	$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "command	$COMMAND_LINE"
-  echo "settings	wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s over $KEYS keys, $ROUNDS rounds, warm-up ${WARMUP}s (SCG ${SCG_WARMUP}s, nginx 2s), flood wrk -t1 -c$FLOOD_CONNECTIONS, nginx backend workers $BACKEND_WORKERS, proxy workers $PROXY_WORKERS"
+  echo "settings	wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s over $KEYS keys, $ROUNDS rounds, warm-up ${WARMUP}s (SCG ${SCG_WARMUP}s, nginx 2s), flood wrk -t1 -c$FLOOD_CONNECTIONS, nginx backend workers $BACKEND_WORKERS, proxy workers $PROXY_WORKERS, Redis scheduled $REDIS_SCHED"
   echo "tollgate_java	$(java -version 2>&1 | head -1) $TOLLGATE_JAVA_OPTS (fast-jar)"
   echo "scg_java	$(java -version 2>&1 | head -1) ${SCG_JAVA_OPTS:-(JVM defaults)}"
   echo "versions	$(nginx -v 2>&1 | sed 's/.*: //'), Redis $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/'), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"

@@ -18,7 +18,8 @@ LABELS = {
     "scg": "Spring Cloud Gateway + RedisRateLimiter",
 }
 RUN_FIELDS = ["part", "variant", "round", "rate", "rps", "requests", "p50", "p99", "p999", "non2xx",
-              "socket_errors", "cpu", "redis_cmds", "scripts", "redis_cpu", "fallbacks", "gets"]
+              "socket_errors", "cpu", "redis_cmds", "scripts", "redis_cpu", "fallbacks", "gets", "wait",
+              "redis_wait"]
 
 
 def rows(path, fields):
@@ -188,8 +189,8 @@ def main():
               "paced by keys.lua's delay()")
         print()
         print("| variant | offered req/s | achieved req/s | p50 ms | p99 ms | p99.9 ms | each round's p99 ms | CPU µs/req "
-              "| failure-mode decisions |")
-        print("|---|---:|---:|---:|---:|---:|---|---:|---:|")
+              "| gateway threads' wait for a core, µs per run | Redis's | failure-mode decisions |")
+        print("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
         pm = {}
         for variant in ["tollgate-off", "tollgate-rule"]:
             mine = [r for r in paced if r["variant"] == variant]
@@ -198,7 +199,8 @@ def main():
             m = {f: median([num(r[f]) for r in mine]) for f in RUN_FIELDS[4:]}
             pm[variant] = mine
             print(f"| {LABELS[variant]} | {rate} | {fmt(m['rps'])} | {ms(m['p50'])} | {ms(m['p99'])} | {ms(m['p999'])} "
-                  f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} | {fallbacks(mine)} |")
+                  f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} | {fmt(m['wait'], 1)} "
+                  f"| {fmt(m['redis_wait'], 1)} | {fallbacks(mine)} |")
         if len(pm) == 2:
             def added(field):
                 return [num(b[field]) - num(a[field]) for a in pm["tollgate-off"] for b in pm["tollgate-rule"]

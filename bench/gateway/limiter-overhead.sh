@@ -196,6 +196,9 @@ ticks() { # GW -> "user+sys sys" clock ticks of that gateway, or of the proxy ng
 redis_ticks() { local pid total=0; for pid in "${REDIS_PIDS[@]}"; do total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done; echo "$total"; }
 # every node's INFO section $1, one after the other (the awk readers below sum over them)
 redis_info() { local port; for port in "${REDIS_PORTS[@]}"; do redis-cli -p "$port" INFO "$1"; done | tr -d '\r'; }
+heap() { # GW -> "<young GCs> <eden KB> <eden used KB>" of that gateway (jstat -gc), "-" for nginx
+  if [ "$1" = none ]; then echo -; else jstat -gc "${GW_PID[$1]}" | awk 'NR == 2 {print $13, $5, $6}'; fi
+}
 busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; } # the machine: user nice system irq softirq steal
 reads() { redis_info stats | awk -F: '/^total_reads_processed:/{ n += $2 } END { print n + 0 }'; }
 evalsha() { # "<EVALSHA calls> <their usec> <GET calls>"
@@ -208,8 +211,10 @@ TICK=$(getconf CLK_TCK)
 #   redis_cpu_us machine_cpu_us (the private Redis's CPU and the whole machine's busy CPU, per request)
 #   checks_per_read (checks per socket read of Redis: how well the gateway's coalescing batches them)
 #   checks_per_req usec_per_check checks_per_evalsha
+#   heap_kb_per_req (bytes the gateway allocated on its heap per request, in KB: each young collection
+#   empties a full eden, so young GCs x eden + the change in eden's use; "-" for nginx)
 run() {
-  local name=$1 conns=$2 gw out c0 c1 e0 e1 reqs r0 r1 m0 m1 q0 q1
+  local name=$1 conns=$2 gw out c0 c1 e0 e1 reqs r0 r1 m0 m1 q0 q1 h0 h1
   gw=$(gw_of "$name")
   # PROFILE_ROUND is set for the timed load runs: their samples go to one file per path and round
   local stacks=""
@@ -217,7 +222,7 @@ run() {
     stacks="$WORK/profiles/$name.$PROFILE_ROUND.collapsed"
     profiler "$gw" start "" "$PROFILE_INTERVAL"
   fi
-  c0=$(ticks "$gw"); e0=$(evalsha); r0=$(redis_ticks); m0=$(busy_ticks); q0=$(reads)
+  c0=$(ticks "$gw"); e0=$(evalsha); r0=$(redis_ticks); m0=$(busy_ticks); q0=$(reads); h0=$(heap "$gw")
   if [ "$KEYS" = 1 ]; then
     out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$(url_of "$name")")
   else
@@ -225,7 +230,7 @@ run() {
     out=$(PATH_TO="/$(cut -d/ -f4- <<<"$url")" KEYS="$KEYS" THREADS="$THREADS" \
       wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -s "$ROOT/bench/compare/keys.lua" "$(cut -d/ -f1-3 <<<"$url")")
   fi
-  c1=$(ticks "$gw"); e1=$(evalsha); r1=$(redis_ticks); m1=$(busy_ticks); q1=$(reads)
+  c1=$(ticks "$gw"); e1=$(evalsha); r1=$(redis_ticks); m1=$(busy_ticks); q1=$(reads); h1=$(heap "$gw")
   [ -z "$stacks" ] || profiler "$gw" stop "$stacks"
   reqs=$(echo "$out" | awk '/requests in/{print $1}')
   local rps p50 p99
@@ -233,7 +238,7 @@ run() {
   p50=$(echo "$out" | awk '$1=="50%"{print $2}')
   p99=$(echo "$out" | awk '$1=="99%"{print $2}')
   awk -v n="$name" -v rps="$rps" -v p50="$p50" -v p99="$p99" -v r="$reqs" -v hz="$TICK" \
-    -v c0="$c0" -v c1="$c1" -v e0="${e0:-0 0}" -v e1="${e1:-0 0}" -v rc=$((r1 - r0)) -v mc=$((m1 - m0)) -v q=$((q1 - q0 - 2)) 'BEGIN{
+    -v c0="$c0" -v c1="$c1" -v e0="${e0:-0 0}" -v e1="${e1:-0 0}" -v rc=$((r1 - r0)) -v mc=$((m1 - m0)) -v q=$((q1 - q0 - 2)) -v h0="$h0" -v h1="$h1" 'BEGIN{
       split(c0, a, " "); split(c1, b, " "); split(e0, x, " "); split(e1, y, " ");
       cpu = sprintf("%.1f", (b[1]-a[1])*1e6/hz/r);
       sys = sprintf("%.1f", (b[2]-a[2])*1e6/hz/r);
@@ -242,8 +247,10 @@ run() {
       batch = (checks > 0 && q > 0) ? sprintf("%.1f", checks/q) : "-";
       per_check = (checks > 0) ? sprintf("%.2f", (y[2]-x[2])/checks) : "-";
       together = (y[1] > x[1]) ? sprintf("%.1f", checks/(y[1]-x[1])) : "-";
-      printf "%s %s %s %s %s %s %s %.3f %s %.1f %.1f %s %.3f %s %s\n", n, rps, p50, p99, r, cpu, sys, (y[1]-x[1])/r, per,
-        rc*1e6/hz/r, mc*1e6/hz/r, batch, checks/r, per_check, together }'
+      heap = "-";
+      if (h0 != "-") { split(h0, g, " "); split(h1, k, " "); heap = sprintf("%.1f", ((k[1]-g[1])*k[2] + k[3]-g[3])/r) }
+      printf "%s %s %s %s %s %s %s %.3f %s %.1f %.1f %s %.3f %s %s %s\n", n, rps, p50, p99, r, cpu, sys, (y[1]-x[1])/r, per,
+        rc*1e6/hz/r, mc*1e6/hz/r, batch, checks/r, per_check, together, heap }'
 }
 
 echo "warm-up..." >&2
@@ -251,13 +258,13 @@ for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" >/dev/null; done
 
 RESULTS="$WORK/results"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
-echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | checks/req | EVALSHA/req | checks per EVALSHA | Redis µs per check | Redis CPU µs/req | machine CPU µs/req | checks per Redis read |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | checks/req | EVALSHA/req | checks per EVALSHA | Redis µs per check | Redis CPU µs/req | machine CPU µs/req | checks per Redis read | heap allocated KB/req |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
   for v in $VARIANTS; do
     [[ " $PATHS " == *" ${v#base-} "* ]] || continue
     PROFILE_ROUND=$r run "$v" "$CONNECTIONS" | tee -a "$RESULTS" \
-      | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $13, $8, $15, $14, $10, $11, $12}'
+      | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $13, $8, $15, $14, $10, $11, $12, $16}'
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,7 +1,8 @@
 """Medians over the rounds of bench/gateway/limiter-overhead.sh, as Markdown.
 
 Usage: medians.py load|light <rows>; each row: path req/s p50 p99 ... as the script's run() prints it
-(column 5 gateway CPU µs/req, 6 of it kernel, 9 Redis CPU µs/req, 10 the machine's busy CPU µs/req).
+(column 5 gateway CPU µs/req, 6 of it kernel, 9 Redis CPU µs/req, 10 the machine's busy CPU µs/req,
+15 the gateway's heap allocation in KB/req).
 """
 import statistics
 import sys
@@ -34,14 +35,18 @@ if mode == "load":
     def fmt(x):
         return "-" if x is None else f"{x:.1f}"
 
-    print("| path | req/s | gateway (or nginx proxy) CPU µs/req | of it kernel | Redis CPU µs/req | machine CPU µs/req |")
-    print("|---|---|---|---|---|---|")
+    print("| path | req/s | gateway (or nginx proxy) CPU µs/req | of it kernel | Redis CPU µs/req | machine CPU µs/req "
+          "| heap allocated KB/req |")
+    print("|---|---|---|---|---|---|---|")
     for v in variants:
-        print(f"| {v} | {med(v, 1):,.0f} | {fmt(med(v, 5))} | {fmt(med(v, 6))} | {fmt(med(v, 9))} | {fmt(med(v, 10))} |")
+        print(f"| {v} | {med(v, 1):,.0f} | {fmt(med(v, 5))} | {fmt(med(v, 6))} | {fmt(med(v, 9))} | {fmt(med(v, 10))} "
+              f"| {fmt(med(v, 15) if any(len(r) > 15 for r in rows) else None)} |")
     print()
     print(f"on ÷ off: {ratio('on', 'off')}; on ÷ nginx: {ratio('on', 'nginx')}; off ÷ nginx: {ratio('off', 'nginx')}")
     if "on" in variants and "off" in variants and med("on", 5) is not None and med("off", 5) is not None:
         print(f"CPU added by the limiter: {med('on', 5) - med('off', 5):.1f} µs/request")
+    if "on" in variants and "off" in variants and med("on", 15) is not None and med("off", 15) is not None:
+        print(f"heap allocation added by the limiter: {med('on', 15) - med('off', 15):.1f} KB/request")
     if "base-on" in variants:
         print(f"baseline: base-on ÷ base-off: {ratio('base-on', 'base-off')}; on ÷ base-on: {ratio('on', 'base-on')}; "
               f"off ÷ base-off: {ratio('off', 'base-off')}; CPU added by the baseline's limiter: "

@@ -41,7 +41,7 @@ public record CheckCall(List<String> keys, List<String> args) {
         }
         List<String> args = new ArrayList<>(2 + 4 * policies.size());
         args.add(nowMicros.isPresent() ? Long.toString(nowMicros.getAsLong()) : "");
-        args.add(Long.toString(cost));
+        args.add(cost == 1 ? "1" : Long.toString(cost));
         for (Policy policy : policies) {
             args.add(policy.algorithm().wireName());
             args.add(Long.toString(policy.limit()));

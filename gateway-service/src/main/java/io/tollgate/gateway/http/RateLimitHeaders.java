@@ -30,9 +30,8 @@ final class RateLimitHeaders {
         Decision decision = reported.decision();
         long quota = quota(rule);
         long resetSeconds = seconds(decision.resetMs());
-        String name = "\"" + rule.id() + "\"";
-        headers.set(POLICY, name + ";q=" + quota + ";w=" + windowSeconds(rule));
-        headers.set(RATE_LIMIT, name + ";r=" + decision.remaining() + ";t=" + resetSeconds);
+        headers.set(POLICY, "\"" + rule.id() + "\";q=" + quota + ";w=" + windowSeconds(rule));
+        headers.set(RATE_LIMIT, "\"" + rule.id() + "\";r=" + decision.remaining() + ";t=" + resetSeconds);
         headers.set(LIMIT, Long.toString(quota));
         headers.set(REMAINING, Long.toString(decision.remaining()));
         headers.set(RESET, Long.toString(resetSeconds));

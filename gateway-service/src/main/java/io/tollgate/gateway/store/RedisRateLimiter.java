@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 import io.tollgate.counter.CheckCall;
 import io.tollgate.counter.CounterScripts;
 import io.tollgate.counter.Decision;
+import io.tollgate.counter.Policy;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
 import io.vertx.core.Future;
@@ -46,11 +47,14 @@ final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public Future<List<Decision>> check(List<Bucket> buckets) {
-        CheckCall call = CheckCall.of(
-                buckets.stream().map(Bucket::key).toList(),
-                buckets.stream().map(Bucket::policy).toList(),
-                COST,
-                OptionalLong.empty());
+        // plain loops: this runs for every limited request, and two streams cost more garbage than the call
+        List<String> keys = new ArrayList<>(buckets.size());
+        List<Policy> policies = new ArrayList<>(buckets.size());
+        for (Bucket bucket : buckets) {
+            keys.add(bucket.key());
+            policies.add(bucket.policy());
+        }
+        CheckCall call = CheckCall.of(keys, policies, COST, OptionalLong.empty());
         return coalesced != null ? coalesced.check(call) : run(call).map(call::parse);
     }
 
