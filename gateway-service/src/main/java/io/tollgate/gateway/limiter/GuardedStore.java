@@ -1,6 +1,7 @@
 package io.tollgate.gateway.limiter;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -8,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tollgate.counter.Decision;
+import io.tollgate.gateway.config.PerEventLoop;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -39,6 +41,8 @@ final class GuardedStore {
     private final Vertx vertx;
     private final Duration timeout;
     private final long timeoutMs;
+    private final long timeoutNanos;
+    private final PerEventLoop<InFlight> inFlight = new PerEventLoop<>(thread -> new InFlight());
     private final CircuitBreaker breaker;
     private final Timer latency;
     private final Counter timeouts;
@@ -50,6 +54,7 @@ final class GuardedStore {
         this.vertx = vertx;
         this.timeout = timeout;
         this.timeoutMs = Math.max(1, timeout.toMillis());
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.breaker = breaker;
         // buckets from 50 µs: a check takes a fraction of a millisecond, where Micrometer's default for a
         // timer starts at 1 ms and would put every healthy check in its first bucket
@@ -83,22 +88,77 @@ final class GuardedStore {
             return call;
         }
         Promise<List<Decision>> answer = Promise.promise();
-        // a Vert.x timer on the calling loop (when there is one): cheap, and it fires on the request's thread
         Context context = Vertx.currentContext();
-        Vertx timers = context == null ? vertx : context.owner();
-        long timer = timers.setTimer(timeoutMs, t -> {
-            StoreUnavailable silent = timedOut();
-            if (answer.tryFail(silent)) {
-                record(Future.failedFuture(silent), start);
-            }
-        });
+        InFlight loop = inFlight.of(context);
+        long timer = -1;
+        if (loop != null) {
+            loop.add(new Call(answer, start), context.owner());
+        } else {
+            // off an event loop (a worker thread, a test): a timer of its own
+            timer = vertx.setTimer(timeoutMs, t -> timeOut(answer, start));
+        }
+        long ownTimer = timer;
         call.onComplete(result -> {
-            timers.cancelTimer(timer);
+            if (ownTimer >= 0) {
+                vertx.cancelTimer(ownTimer);
+            }
             if (result.succeeded() ? answer.tryComplete(result.result()) : answer.tryFail(result.cause())) {
                 record(result, start);
             }
         });
         return answer.future();
+    }
+
+    private void timeOut(Promise<List<Decision>> answer, long start) {
+        StoreUnavailable silent = timedOut();
+        if (answer.tryFail(silent)) {
+            record(Future.failedFuture(silent), start);
+        }
+    }
+
+    /** A store call in flight, answered by the store or, once {@code timeout} has passed, failed. */
+    private record Call(Promise<List<Decision>> answer, long start) {
+    }
+
+    /**
+     * The calls one event loop has in flight, oldest first, and ONE timer for the oldest unanswered one,
+     * instead of a timer armed and cancelled per call: all share one timeout, so the calls time out in the
+     * order they started. Answered calls are dropped when the timer next fires. Only that loop touches it.
+     */
+    private final class InFlight {
+
+        private final ArrayDeque<Call> calls = new ArrayDeque<>();
+        private boolean armed;
+
+        void add(Call call, Vertx vertx) {
+            calls.add(call);
+            if (!armed) {
+                armed = true;
+                arm(vertx, timeoutNanos);
+            }
+        }
+
+        private void arm(Vertx vertx, long inNanos) {
+            vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(inNanos + 999_999)), t -> sweep(vertx));
+        }
+
+        private void sweep(Vertx vertx) {
+            long now = System.nanoTime();
+            Call oldest;
+            while ((oldest = calls.peek()) != null) {
+                if (!oldest.answer.future().isComplete()) {
+                    if (now - oldest.start < timeoutNanos) {
+                        break;
+                    }
+                    timeOut(oldest.answer, oldest.start);
+                }
+                calls.poll();
+            }
+            armed = oldest != null;
+            if (armed) {
+                arm(vertx, oldest.start + timeoutNanos - now);
+            }
+        }
     }
 
     /** Latency and a success for the breaker, or the kind of failure and a failure for the breaker. */
