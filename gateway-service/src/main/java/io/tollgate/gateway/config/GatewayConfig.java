@@ -101,8 +101,8 @@ public interface GatewayConfig {
 
         /**
          * Whether the checks one event loop asks for while it handles a batch of ready sockets go to Redis
-         * as ONE call of the check script, each client's still all-or-nothing on its own (standalone Redis
-         * only; a Cluster's checks are always sent one by one).
+         * together, each client's still all-or-nothing on its own: on standalone Redis as ONE call of the
+         * check script, on a Cluster as one pipelined write per node (each check its own call there).
          */
         @WithDefault("true")
         boolean coalesce();

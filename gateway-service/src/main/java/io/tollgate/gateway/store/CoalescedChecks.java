@@ -13,35 +13,64 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
 /**
- * The checks one event loop asks for while it handles one batch of ready sockets, sent at the end of that
- * batch as ONE call of the check script ({@link CheckCall#together}): one write here, and in Redis one read
- * and one script run for many checks, whose dispatch, script lookup, {@code TIME} and reply are paid once
- * (callgrind: 36 % fewer instructions per check with 13 together, bench/README.md). Each client's check
- * is still all-or-nothing on its own, in the order asked. Standalone Redis only: the keys of different
- * clients are in different Cluster slots.
+ * The checks one event loop asks for while it handles one batch of ready sockets, sent together at the end
+ * of that batch, by one of two senders. On standalone Redis ({@link #together}), as ONE call of the check
+ * script ({@link CheckCall#together}): one write here, and in Redis one read and one script run for many
+ * checks, whose dispatch, script lookup, {@code TIME} and reply are paid once (callgrind: 36 % fewer
+ * instructions per check with 13 together, bench/README.md). On a Cluster, where a script's keys must share
+ * a slot and different clients' keys do not, each check stays its own {@code EVALSHA}, and the sender sends
+ * them as one pipelined write per node. Either way each client's check is all-or-nothing on its own, in the
+ * order asked.
  * <p>
- * The call stands or falls as a whole: when it fails (a timeout, a dropped connection, an error from
- * Redis) every check in it fails, and the failure policy answers them as it answers any store failure.
- * {@code NOSCRIPT} is not a failure: the sender retries the whole call with the script's text.
+ * A call (or a node's batch) stands or falls as a whole: when it fails (a timeout, a dropped connection, an
+ * error from Redis) every check in it fails, and the failure policy answers them as it answers any store
+ * failure. {@code NOSCRIPT} is not a failure: the sender sends again with the script's text.
  */
 final class CoalescedChecks {
 
     /** At most this many checks per call: Redis runs a call's checks without serving anyone else. */
     static final int MAX_BATCH = 32;
 
-    private final Function<CheckCall, Future<List<Long>>> send;
-    private final PerEventLoop<Pending> loops = new PerEventLoop<>(thread -> new Pending());
+    /** Sends the checks of one loop turn: one future per call, in order, each with its reply's integers. */
+    interface Sender {
 
-    /** @param send runs one call of the check script and gives its reply's integers */
-    CoalescedChecks(Function<CheckCall, Future<List<Long>>> send) {
-        this.send = send;
+        List<Future<List<Long>>> send(List<CheckCall> calls);
+    }
+
+    private final Sender sender;
+    private final PerEventLoop<Pending> loops = new PerEventLoop<>(thread -> new Pending());
+    private final Function<CheckCall, Future<List<Long>>> alone;
+
+    /**
+     * @param sender sends one turn's checks
+     * @param alone sends one call by itself (off an event loop)
+     */
+    CoalescedChecks(Sender sender, Function<CheckCall, Future<List<Long>>> alone) {
+        this.sender = sender;
+        this.alone = alone;
+    }
+
+    /** The standalone sender: one call of the script for all, its reply split by call in order. */
+    static Sender together(Function<CheckCall, Future<List<Long>>> send) {
+        return calls -> {
+            Future<List<Long>> reply = send.apply(CheckCall.together(calls));
+            List<Future<List<Long>>> out = new ArrayList<>(calls.size());
+            int at = 0;
+            for (CheckCall call : calls) {
+                int from = at;
+                int to = at + 4 * call.keys().size();
+                out.add(reply.map(all -> all.subList(Math.min(from, all.size()), Math.min(to, all.size()))));
+                at = to;
+            }
+            return out;
+        };
     }
 
     /** Queues {@code call} for the end of the calling event loop's batch; off an event loop, sends it alone. */
     Future<List<Decision>> check(CheckCall call) {
         Context context = Vertx.currentContext();
         Pending pending = loops.of(context);
-        return pending == null ? send.apply(call).map(call::parse) : pending.queue(call, context);
+        return pending == null ? alone.apply(call).map(call::parse) : pending.queue(call, context);
     }
 
     /** The checks waiting for the end of the batch of one event-loop thread; only that thread touches them. */
@@ -72,30 +101,28 @@ final class CoalescedChecks {
             }
             calls = new ArrayList<>();
             replies = new ArrayList<>();
-            Future<List<Long>> sent;
+            List<Future<List<Long>>> sent;
             try {
-                sent = send.apply(CheckCall.together(sending));
+                sent = sender.send(sending);
             } catch (RuntimeException cannotSend) { // e.g. checks that differ in cost: fail them, never leave them waiting
-                sent = Future.failedFuture(cannotSend);
+                waiting.forEach(p -> p.fail(cannotSend));
+                return;
             }
-            sent.onComplete(reply -> {
-                if (reply.failed()) {
-                    waiting.forEach(p -> p.fail(reply.cause()));
-                    return;
-                }
-                List<Long> integers = reply.result();
-                int at = 0;
-                for (int i = 0; i < sending.size(); i++) {
-                    CheckCall call = sending.get(i);
-                    int end = Math.min(at + 4 * call.keys().size(), integers.size());
-                    try {
-                        waiting.get(i).complete(call.parse(integers.subList(at, end)));
-                    } catch (IllegalArgumentException wrongShape) {
-                        waiting.get(i).fail(wrongShape);
+            for (int i = 0; i < sending.size(); i++) {
+                CheckCall call = sending.get(i);
+                Promise<List<Decision>> reply = waiting.get(i);
+                sent.get(i).onComplete(integers -> {
+                    if (integers.failed()) {
+                        reply.fail(integers.cause());
+                        return;
                     }
-                    at = end;
-                }
-            });
+                    try {
+                        reply.complete(call.parse(integers.result()));
+                    } catch (IllegalArgumentException wrongShape) {
+                        reply.fail(wrongShape);
+                    }
+                });
+            }
         }
     }
 }

@@ -28,8 +28,9 @@ import io.vertx.redis.client.Response;
  * very node that owns the key and answers in the same round trip, where a separate {@code SCRIPT LOAD}
  * could land on another node of a cluster.
  * <p>
- * With {@code coalesce} (standalone Redis only), the checks an event loop asks for in one turn go as one
- * call for all of them ({@link CoalescedChecks}); off an event loop, and on a Cluster, each goes alone.
+ * With {@code coalesce}, the checks an event loop asks for in one turn go together ({@link CoalescedChecks}):
+ * on standalone Redis as one call for all of them, on a Cluster as one pipelined write per node; off an
+ * event loop each goes alone.
  */
 final class RedisRateLimiter implements RateLimiter {
 
@@ -39,10 +40,19 @@ final class RedisRateLimiter implements RateLimiter {
 
     private final PinnedConnections redis;
     private final CoalescedChecks coalesced;
+    private final SlotOwners owners;
 
-    RedisRateLimiter(Redis redis, boolean coalesce) {
+    /**
+     * @param coalesce send the checks of one loop turn together
+     * @param cluster {@code redis} is a Cluster client: the checks of a turn go as one write per node, each
+     * still its own call; else as one call for all
+     */
+    RedisRateLimiter(Redis redis, boolean coalesce, boolean cluster) {
         this.redis = new PinnedConnections(redis);
-        this.coalesced = coalesce ? new CoalescedChecks(this::run) : null;
+        this.owners = cluster ? new SlotOwners(redis) : null;
+        this.coalesced = !coalesce
+                ? null
+                : new CoalescedChecks(cluster ? this::perNode : CoalescedChecks.together(this::run), this::run);
     }
 
     @Override
@@ -65,10 +75,39 @@ final class RedisRateLimiter implements RateLimiter {
                     if (!isNoScript(err)) {
                         return Future.failedFuture(err);
                     }
-                    LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
-                    return redis.send(request(Command.EVAL, SCRIPT.text(), call));
+                    return withText(call);
                 })
                 .map(RedisRateLimiter::integers);
+    }
+
+    /** The call with the script's text ({@code EVAL}), which loads it on the node that runs it. */
+    private Future<Response> withText(CheckCall call) {
+        LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
+        return redis.send(request(Command.EVAL, SCRIPT.text(), call));
+    }
+
+    /**
+     * The checks of one loop turn on a Cluster: one {@code EVALSHA} each, pipelined one write per node. A
+     * node's batch fails whole when one reply is an error; on {@code NOSCRIPT} (the node lost the script)
+     * each of its checks is sent again alone with the text, which loads the script there.
+     */
+    private List<Future<List<Long>>> perNode(List<CheckCall> calls) {
+        List<Request> requests = new ArrayList<>(calls.size());
+        List<String> keys = new ArrayList<>(calls.size());
+        for (CheckCall call : calls) {
+            requests.add(request(Command.EVALSHA, SCRIPT.sha1(), call));
+            keys.add(call.keys().get(0));
+        }
+        List<Future<Response>> replies = redis.sendByNode(requests, keys, owners);
+        List<Future<List<Long>>> out = new ArrayList<>(calls.size());
+        for (int i = 0; i < calls.size(); i++) {
+            CheckCall call = calls.get(i);
+            out.add(replies.get(i).map(RedisRateLimiter::integers)
+                    .recover(err -> isNoScript(err)
+                            ? withText(call).map(RedisRateLimiter::integers)
+                            : Future.failedFuture(err)));
+        }
+        return out;
     }
 
     private static Request request(Command command, String script, CheckCall call) {

@@ -28,8 +28,8 @@ class StoreProducer {
                 LOG.warn("tollgate.store.type=memory: counts are exact for this one gateway only");
                 yield new InMemoryRateLimiter(Clock.systemUTC());
             }
-            case REDIS -> new RedisRateLimiter(redis.get(),
-                    config.store().coalesce() && "standalone".equalsIgnoreCase(clientType));
+            case REDIS -> new RedisRateLimiter(redis.get(), config.store().coalesce(),
+                    "cluster".equalsIgnoreCase(clientType));
         };
     }
 }

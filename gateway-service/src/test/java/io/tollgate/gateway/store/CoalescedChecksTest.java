@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -86,7 +87,7 @@ class CoalescedChecksTest extends OnLoopTestBase {
 
     @Test
     void aCallThatFailsFailsEveryCheckInItAndTheNextTurnIsServed() throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true);
+        RedisRateLimiter store = new RedisRateLimiter(redis, true, false);
         Context loop = vertx.getOrCreateContext();
         String run = "failing-" + System.nanoTime();
         Bucket broken = bucket("broken", run, FIVE);
@@ -108,12 +109,12 @@ class CoalescedChecksTest extends OnLoopTestBase {
         Context loop = vertx.getOrCreateContext();
         CheckCall one = CheckCall.of(List.of("rl:a:{x}"), List.of(FIVE), 1, OptionalLong.empty());
         CheckCall costly = CheckCall.of(List.of("rl:a:{y}"), List.of(FIVE), 2, OptionalLong.empty());
-        CoalescedChecks unsendable = new CoalescedChecks(call -> Future.succeededFuture(List.of()));
+        CoalescedChecks unsendable = sending(call -> Future.succeededFuture(List.of()));
 
         assertThatThrownBy(() -> onLoop(loop, () -> bothFailed(unsendable.check(one),
                 unsendable.check(costly)))).hasMessageContaining("share now and cost");
 
-        CoalescedChecks shortReply = new CoalescedChecks(call -> Future.succeededFuture(List.of(1L, 4L, 0L, 100L)));
+        CoalescedChecks shortReply = sending(call -> Future.succeededFuture(List.of(1L, 4L, 0L, 100L)));
         assertThatThrownBy(() -> onLoop(loop, () -> {
             Future<List<Decision>> first = shortReply.check(one);
             Future<List<Decision>> second = shortReply.check(one);
@@ -129,9 +130,14 @@ class CoalescedChecksTest extends OnLoopTestBase {
                 : Future.succeededFuture());
     }
 
+    /** Coalesced checks as on standalone Redis, sent by {@code send}. */
+    private static CoalescedChecks sending(Function<CheckCall, Future<List<Long>>> send) {
+        return new CoalescedChecks(CoalescedChecks.together(send), send);
+    }
+
     /** A coalescing store whose loop has connected and loaded the script (one check of its own). */
     private static RedisRateLimiter warmStore(Context loop, String run) throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true);
+        RedisRateLimiter store = new RedisRateLimiter(redis, true, false);
         onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
         return store;
     }

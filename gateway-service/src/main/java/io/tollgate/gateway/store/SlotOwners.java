@@ -1,0 +1,73 @@
+package io.tollgate.gateway.store;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jboss.logging.Logger;
+
+import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import io.vertx.redis.client.impl.ZModem;
+
+/**
+ * Which primary serves each hash slot of a Redis Cluster, as {@code CLUSTER SLOTS} last said: only a hint
+ * for putting a loop turn's checks into one batch per node. The Vert.x cluster client still routes every
+ * batch by its own map (and follows {@code MOVED}); when this one is stale, the client refuses the batch
+ * before sending anything, and the sender asks for the map again. (The client's own map and its
+ * {@code RedisCluster.groupByNodes} need the unwrapped cluster connection, which the Quarkus client, wrapped
+ * for its metrics, does not hand out.)
+ */
+final class SlotOwners {
+
+    private static final Logger LOG = Logger.getLogger(SlotOwners.class);
+    private static final int SLOTS = 16_384;
+
+    private final Redis redis;
+    private volatile String[] owners;
+    private final AtomicBoolean asking = new AtomicBoolean();
+
+    SlotOwners(Redis redis) {
+        this.redis = redis;
+    }
+
+    /** The {@code host:port} of the primary serving {@code key}, or null when not known (yet). */
+    String ownerOf(String key) {
+        String[] known = owners;
+        if (known == null) {
+            refresh();
+            return null;
+        }
+        return known[ZModem.generate(key)];
+    }
+
+    /** Asks the cluster for its map again, unless a question is already out. */
+    void refresh() {
+        if (!asking.compareAndSet(false, true)) {
+            return;
+        }
+        Future<Response> slots = redis.send(Request.cmd(Command.CLUSTER).arg("SLOTS"));
+        slots.onComplete(reply -> {
+            asking.set(false);
+            if (reply.succeeded()) {
+                owners = parse(reply.result());
+            } else {
+                LOG.debugf("CLUSTER SLOTS failed: %s", reply.cause());
+            }
+        });
+    }
+
+    /** {@code CLUSTER SLOTS}: per range [start, end, [host, port, id], replicas...]. */
+    static String[] parse(Response reply) {
+        String[] out = new String[SLOTS];
+        for (Response range : reply) {
+            Response primary = range.get(2);
+            String owner = primary.get(0).toString() + ":" + primary.get(1).toInteger();
+            for (int slot = range.get(0).toInteger(); slot <= range.get(1).toInteger(); slot++) {
+                out[slot] = owner;
+            }
+        }
+        return out;
+    }
+}
