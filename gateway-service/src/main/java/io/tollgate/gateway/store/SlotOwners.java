@@ -29,7 +29,13 @@ final class SlotOwners {
     private final AtomicBoolean asking = new AtomicBoolean();
 
     SlotOwners(Redis redis) {
+        this(redis, null);
+    }
+
+    /** With a map already known (tests: a stale one). */
+    SlotOwners(Redis redis, String[] owners) {
         this.redis = redis;
+        this.owners = owners;
     }
 
     /** The {@code host:port} of the primary serving {@code key}, or null when not known (yet). */

@@ -1,8 +1,11 @@
 package io.tollgate.gateway.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -18,12 +21,16 @@ import io.tollgate.counter.Policy;
 import io.tollgate.counter.testing.RedisCluster;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.support.RedisCli;
+import io.vertx.core.CompositeFuture;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
 
 /**
  * The store with coalescing on a real Redis Cluster (three primaries): the checks one loop turn asks for
@@ -107,6 +114,30 @@ class ClusterCoalescingTest {
                 .allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(4L));
         assertThat(second).allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(3L));
         assertThat(calls("eval") - evals).as("checks sent again with the script's text").isBetween(1L, (long) CLIENTS);
+    }
+
+    @Test
+    void aStaleMapOfSlotsCostsTheGroupingNeverAnAnswer() throws Exception {
+        Context loop = vertx.getOrCreateContext();
+        PinnedConnections connections = new PinnedConnections(redis);
+        String[] everythingOnOneNode = new String[16_384];
+        Arrays.fill(everythingOnOneNode, "127.0.0.1:1");
+        SlotOwners stale = new SlotOwners(redis, everythingOnOneNode);
+        String run = "stale-" + System.nanoTime();
+        List<String> keys = IntStream.range(0, CLIENTS).mapToObj(i -> "{" + run + "-" + i + "}").toList();
+        List<Request> sets = keys.stream().map(k -> Request.cmd(Command.SET).arg(k).arg("v")).toList();
+
+        List<Response> replies = OnLoopTestBase.onLoop(loop,
+                () -> Future.all(new ArrayList<>(connections.sendByNode(sets, keys, stale))).map(CompositeFuture::list));
+
+        assertThat(replies).as("every SET answered although the batch spanning nodes was refused")
+                .allSatisfy(r -> assertThat(r.toString()).isEqualTo("OK"));
+        assertThat(keys.stream().filter(k -> cluster.ownerOf(k).equals(cluster.ownerOf(keys.get(0)))).count())
+                .as("the keys really are on more than one node").isLessThan(CLIENTS);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !"127.0.0.1:1".equals(stale.ownerOf(keys.get(0))));
+        assertThat(cluster.addresses()).as("the map asked for again names the real owner")
+                .contains("redis://" + stale.ownerOf(keys.get(0)));
     }
 
     /** One check each for {@code clients} clients of {@code run}, asked now (on the caller's loop). */
