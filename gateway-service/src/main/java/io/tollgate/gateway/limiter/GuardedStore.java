@@ -90,18 +90,14 @@ final class GuardedStore {
         Promise<List<Decision>> answer = Promise.promise();
         Context context = Vertx.currentContext();
         InFlight loop = inFlight.of(context);
-        long timer = -1;
         if (loop != null) {
-            loop.add(new Call(answer, start), context.owner());
+            loop.add(new Call(answer, start));
         } else {
             // off an event loop (a worker thread, a test): a timer of its own
-            timer = vertx.setTimer(timeoutMs, t -> timeOut(answer, start));
+            long timer = vertx.setTimer(timeoutMs, t -> timeOut(answer, start));
+            call.onComplete(result -> vertx.cancelTimer(timer));
         }
-        long ownTimer = timer;
         call.onComplete(result -> {
-            if (ownTimer >= 0) {
-                vertx.cancelTimer(ownTimer);
-            }
             if (result.succeeded() ? answer.tryComplete(result.result()) : answer.tryFail(result.cause())) {
                 record(result, start);
             }
@@ -130,19 +126,20 @@ final class GuardedStore {
         private final ArrayDeque<Call> calls = new ArrayDeque<>();
         private boolean armed;
 
-        void add(Call call, Vertx vertx) {
+        void add(Call call) {
             calls.add(call);
             if (!armed) {
                 armed = true;
-                arm(vertx, timeoutNanos);
+                arm(timeoutNanos);
             }
         }
 
-        private void arm(Vertx vertx, long inNanos) {
-            vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(inNanos + 999_999)), t -> sweep(vertx));
+        /** A timer set on the loop's thread fires on that loop. */
+        private void arm(long inNanos) {
+            vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(inNanos + 999_999)), t -> sweep());
         }
 
-        private void sweep(Vertx vertx) {
+        private void sweep() {
             long now = System.nanoTime();
             Call oldest;
             while ((oldest = calls.peek()) != null) {
@@ -156,7 +153,7 @@ final class GuardedStore {
             }
             armed = oldest != null;
             if (armed) {
-                arm(vertx, oldest.start + timeoutNanos - now);
+                arm(oldest.start + timeoutNanos - now);
             }
         }
     }

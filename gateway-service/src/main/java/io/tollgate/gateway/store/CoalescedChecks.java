@@ -104,7 +104,8 @@ final class CoalescedChecks {
             List<Future<List<Long>>> sent;
             try {
                 sent = sender.send(sending);
-            } catch (RuntimeException cannotSend) { // e.g. checks that differ in cost: fail them, never leave them waiting
+            } catch (RuntimeException cannotSend) {
+                // e.g. checks that differ in cost: fail them, never leave them waiting
                 waiting.forEach(p -> p.fail(cannotSend));
                 return;
             }

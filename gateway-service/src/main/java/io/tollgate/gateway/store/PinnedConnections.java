@@ -47,14 +47,16 @@ final class PinnedConnections {
      * per request, in order; {@code keys.get(i)} is a key of {@code requests.get(i)}. A node's batch stands
      * or falls as a whole: when one of its replies is an error, every request sent to that node fails with
      * it. A batch the client refuses (the map was stale) was not sent: its requests go one by one, and the
-     * map is asked for again. Off an event loop each request goes alone.
+     * map is asked for again. One request (a quiet loop's turn) is simply sent. Call on an event loop, as
+     * {@link CoalescedChecks} does when it flushes a turn.
      */
     List<Future<Response>> sendByNode(List<Request> requests, List<String> keys, SlotOwners owners) {
         Loop loop = loops.of(Vertx.currentContext());
         if (loop == null) {
-            List<Future<Response>> out = new ArrayList<>(requests.size());
-            requests.forEach(r -> out.add(redis.send(r)));
-            return out;
+            throw new IllegalStateException("sendByNode off an event loop");
+        }
+        if (requests.size() == 1) {
+            return List.of(loop.send(requests.get(0)));
         }
         Map<String, List<Integer>> byNode = new HashMap<>();
         List<Future<Response>> out = new ArrayList<>(requests.size());

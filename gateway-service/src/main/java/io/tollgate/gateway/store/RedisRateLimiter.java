@@ -70,20 +70,22 @@ final class RedisRateLimiter implements RateLimiter {
 
     /** One call of the script: {@code EVALSHA}, and on {@code NOSCRIPT} the same call with the text. */
     private Future<List<Long>> run(CheckCall call) {
-        return redis.send(request(Command.EVALSHA, SCRIPT.sha1(), call))
-                .recover(err -> {
-                    if (!isNoScript(err)) {
-                        return Future.failedFuture(err);
-                    }
-                    return withText(call);
-                })
-                .map(RedisRateLimiter::integers);
+        return healed(redis.send(evalSha(call)), call);
     }
 
-    /** The call with the script's text ({@code EVAL}), which loads it on the node that runs it. */
-    private Future<Response> withText(CheckCall call) {
-        LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
-        return redis.send(request(Command.EVAL, SCRIPT.text(), call));
+    /**
+     * The integers of {@code call}'s reply, {@code sent} as {@code EVALSHA}; on {@code NOSCRIPT} (a restarted
+     * node, a failover, {@code SCRIPT FLUSH}) the call again with the script's text ({@code EVAL}), which
+     * loads it on the node that runs it.
+     */
+    private Future<List<Long>> healed(Future<Response> sent, CheckCall call) {
+        return sent.recover(err -> {
+            if (!isNoScript(err)) {
+                return Future.failedFuture(err);
+            }
+            LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
+            return redis.send(request(Command.EVAL, SCRIPT.text(), call));
+        }).map(RedisRateLimiter::integers);
     }
 
     /**
@@ -92,25 +94,22 @@ final class RedisRateLimiter implements RateLimiter {
      * each of its checks is sent again alone with the text, which loads the script there.
      */
     private List<Future<List<Long>>> perNode(List<CheckCall> calls) {
-        if (calls.size() == 1) { // a quiet loop's turn: nothing to group
-            return List.of(run(calls.get(0)));
-        }
         List<Request> requests = new ArrayList<>(calls.size());
         List<String> keys = new ArrayList<>(calls.size());
         for (CheckCall call : calls) {
-            requests.add(request(Command.EVALSHA, SCRIPT.sha1(), call));
+            requests.add(evalSha(call));
             keys.add(call.keys().get(0));
         }
         List<Future<Response>> replies = redis.sendByNode(requests, keys, owners);
         List<Future<List<Long>>> out = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
-            CheckCall call = calls.get(i);
-            out.add(replies.get(i).map(RedisRateLimiter::integers)
-                    .recover(err -> isNoScript(err)
-                            ? withText(call).map(RedisRateLimiter::integers)
-                            : Future.failedFuture(err)));
+            out.add(healed(replies.get(i), calls.get(i)));
         }
         return out;
+    }
+
+    private static Request evalSha(CheckCall call) {
+        return request(Command.EVALSHA, SCRIPT.sha1(), call);
     }
 
     private static Request request(Command command, String script, CheckCall call) {

@@ -65,7 +65,7 @@ final class SlotOwners {
     }
 
     /** {@code CLUSTER SLOTS}: per range [start, end, [host, port, id], replicas...]. */
-    static String[] parse(Response reply) {
+    private static String[] parse(Response reply) {
         String[] out = new String[SLOTS];
         for (Response range : reply) {
             Response primary = range.get(2);

@@ -1,5 +1,7 @@
 package io.tollgate.gateway.store;
 
+import static io.tollgate.gateway.store.OnLoopTestBase.all;
+import static io.tollgate.gateway.store.OnLoopTestBase.onLoop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -69,7 +71,7 @@ class ClusterCoalescingTest {
         Context loop = vertx.getOrCreateContext();
         RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
         String run = "turn-" + System.nanoTime();
-        OnLoopTestBase.onLoop(loop, () -> all(turn(store, run + "-warm", CLIENTS))); // connects; loads the script on each node
+        onLoop(loop, () -> all(turn(store, run + "-warm", CLIENTS))); // connects; loads the script on each node
         long idle = sum("total_reads_processed");
         calls("evalsha");
         calls("evalsha");
@@ -79,7 +81,7 @@ class ClusterCoalescingTest {
         long evalshas = calls("evalsha");
 
         // one client's 10 checks on a bucket of 5, among CLIENTS clients' one each, all in one loop turn
-        List<List<Decision>> decisions = OnLoopTestBase.onLoop(loop, () -> {
+        List<List<Decision>> decisions = onLoop(loop, () -> {
             List<Future<List<Decision>>> checks = new ArrayList<>(turn(store, run, CLIENTS));
             IntStream.range(0, 10).forEach(i -> checks.add(store.check(List.of(bucket(run, "same")))));
             return all(checks);
@@ -103,12 +105,12 @@ class ClusterCoalescingTest {
         Context loop = vertx.getOrCreateContext();
         RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
         String run = "flush-" + System.nanoTime();
-        OnLoopTestBase.onLoop(loop, () -> all(turn(store, run + "-warm", CLIENTS)));
+        onLoop(loop, () -> all(turn(store, run + "-warm", CLIENTS)));
         primaries.forEach(p -> RedisCli.run(p, "SCRIPT", "FLUSH"));
         long evals = calls("eval");
 
-        List<List<Decision>> first = OnLoopTestBase.onLoop(loop, () -> all(turn(store, run, CLIENTS)));
-        List<List<Decision>> second = OnLoopTestBase.onLoop(loop, () -> all(turn(store, run, CLIENTS)));
+        List<List<Decision>> first = onLoop(loop, () -> all(turn(store, run, CLIENTS)));
+        List<List<Decision>> second = onLoop(loop, () -> all(turn(store, run, CLIENTS)));
 
         assertThat(first).as("every check answered after NOSCRIPT, each bucket spent once")
                 .allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(4L));
@@ -127,8 +129,8 @@ class ClusterCoalescingTest {
         List<String> keys = IntStream.range(0, CLIENTS).mapToObj(i -> "{" + run + "-" + i + "}").toList();
         List<Request> sets = keys.stream().map(k -> Request.cmd(Command.SET).arg(k).arg("v")).toList();
 
-        List<Response> replies = OnLoopTestBase.onLoop(loop,
-                () -> Future.all(new ArrayList<>(connections.sendByNode(sets, keys, stale))).map(CompositeFuture::list));
+        List<Response> replies = onLoop(loop, () -> Future.all(new ArrayList<>(connections.sendByNode(sets, keys, stale)))
+                .map(CompositeFuture::list));
 
         assertThat(replies).as("every SET answered although the batch spanning nodes was refused")
                 .allSatisfy(r -> assertThat(r.toString()).isEqualTo("OK"));
@@ -155,9 +157,5 @@ class ClusterCoalescingTest {
 
     private static long sum(String field) {
         return primaries.stream().mapToLong(p -> RedisCli.info(p, field)).sum();
-    }
-
-    private static Future<List<List<Decision>>> all(List<Future<List<Decision>>> checks) {
-        return Future.all(new ArrayList<>(checks)).map(all -> all.<List<Decision>>list());
     }
 }

@@ -3,7 +3,6 @@ package io.tollgate.gateway.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -148,9 +147,5 @@ class CoalescedChecksTest extends OnLoopTestBase {
 
     private static long scriptCalls() {
         return RedisCli.calls(node.port(), "evalsha") + RedisCli.calls(node.port(), "eval");
-    }
-
-    private static Future<List<List<Decision>>> all(List<Future<List<Decision>>> checks) {
-        return Future.all(new ArrayList<>(checks)).map(all -> all.<List<Decision>>list());
     }
 }

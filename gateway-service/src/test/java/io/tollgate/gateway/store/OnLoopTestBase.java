@@ -1,5 +1,7 @@
 package io.tollgate.gateway.store;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -8,6 +10,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
+import io.tollgate.counter.Decision;
 import io.tollgate.counter.testing.RedisNode;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -33,6 +36,11 @@ abstract class OnLoopTestBase {
         redis.close();
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         node.close();
+    }
+
+    /** The decisions of {@code checks}, in order, once all are in. */
+    static Future<List<List<Decision>>> all(List<Future<List<Decision>>> checks) {
+        return Future.all(new ArrayList<>(checks)).map(all -> all.<List<Decision>>list());
     }
 
     /** Runs {@code action} on the event loop of {@code context} and waits for what it returns. */
