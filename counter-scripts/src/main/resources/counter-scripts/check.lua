@@ -4,7 +4,8 @@
 -- the four algorithm files (each run only when its slot is marked), then this driver.
 --
 -- KEYS[1..N]  bucket keys rl:<rule-id>:{<client-key>}; the keys of one client share one hash tag, so one
---             shard. Several clients in one call: standalone Redis only (their keys are in different slots).
+--             shard. Several clients in one call: on standalone Redis; on a Cluster through on_node.lua
+--             (their keys are in different slots, which a script's declared keys may not be).
 -- ARGV[1]     now as Unix time in microseconds, or "" to take Redis TIME (production always does;
 --             tests pass it). Expiries are absolute (SET ... PXAT), so an explicit now must be a
 --             real moment: a value far in the past writes keys that vanish at once.
@@ -22,7 +23,7 @@
 --             order, each after the writes of the ones before it (two checks of one client in one call
 --             spend one after the other, as two calls would).
 -- Nonsense arguments return an error naming the argument and its value, never a decision: every argument
--- is read before the first bucket, so an error writes nothing.
+-- is read before the first bucket, and every bucket before the first write, so an error writes nothing.
 
 local function fail(message)
   return redis.error_reply('ERR tollgate check: ' .. message)
@@ -111,6 +112,15 @@ if clients > 0 then
   end
 end
 
+-- every bucket is read before the first is written, so a read that fails (a key of another type; on a
+-- Cluster node, a key this node does not serve) writes nothing
+local stored = { false }
+for i = 1, n do
+  stored[i] = redis.call('GET', KEYS[i])
+end
+-- with several clients, what this call wrote, by key: a client checked twice sees its first check's spend
+local written = last and {}
+
 -- per key at 4(i-1)+1..+4: the reply, and beside it (value, expire_at, unspent remaining, unspent
 -- reset); sized for the common one-key call so neither table grows
 local reply, pending = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
@@ -121,7 +131,7 @@ for g = 1, last and clients or 1 do
   for i = first, stop do
     local r = 4 * (i - 1)
     reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], pending[r + 1], pending[r + 2], pending[r + 3], pending[r + 4] =
-      policy[r + 1](redis.call('GET', KEYS[i]), policy[r + 2], policy[r + 3], policy[r + 4], now, cost)
+      policy[r + 1](written and written[KEYS[i]] or stored[i], policy[r + 2], policy[r + 3], policy[r + 4], now, cost)
     all_allowed = all_allowed and reply[r + 1] == 1
   end
 
@@ -131,6 +141,9 @@ for g = 1, last and clients or 1 do
       -- as text made by '%d': Redis formats a Lua number argument with '%.17g', about 1,300 more
       -- instructions per write (callgrind, bench/scripts/counter-scripts-instructions.sh)
       redis.call('SET', KEYS[i], pending[r + 1], 'PXAT', string.format('%d', math.ceil(pending[r + 2] / 1000)))
+      if written then
+        written[KEYS[i]] = pending[r + 1]
+      end
     end
   else
     -- nothing was spent: the keys that would allow report what they still hold

@@ -54,8 +54,9 @@ public record CheckCall(List<String> keys, List<String> args) {
     /**
      * One call that checks {@code calls} in turn, each all-or-nothing on its own, as if each were sent alone
      * in this order: their keys and policies one after the other, then each one's key count. The reply is
-     * theirs in the same order, 4 integers per key: {@code calls.get(i)} parses its own slice. For standalone
-     * Redis only (different clients' keys are in different Cluster slots). One call is returned as it is.
+     * theirs in the same order, 4 integers per key: {@code calls.get(i)} parses its own slice. Sent with
+     * {@link #evalArgs} on standalone Redis; on a Cluster, where different clients' keys are in different
+     * slots, with {@link #evalArgsOnOneNode} when all are on one node. One call is returned as it is.
      *
      * @throws IllegalArgumentException
      * when the calls differ in time or cost, which the script takes once for all of them
@@ -95,6 +96,24 @@ public record CheckCall(List<String> keys, List<String> args) {
         List<String> all = new ArrayList<>(1 + keys.size() + args.size());
         all.add(Integer.toString(keys.size()));
         all.addAll(keys);
+        all.addAll(args);
+        return all;
+    }
+
+    /**
+     * The arguments of {@code EVALSHA} of {@link CounterScripts#checkOnNode} after the SHA-1, for this call
+     * when all its keys live on one Cluster node: numkeys and the first client's keys (one slot: they route
+     * the call to that node), then ARGV: how many keys follow, the other clients' keys, and this call's ARGV.
+     * The reply is this call's, as {@link #parse} reads it.
+     */
+    public List<String> evalArgsOnOneNode() {
+        int n = keys.size();
+        int declared = args.size() > 2 + 4 * n ? Integer.parseInt(args.get(2 + 4 * n)) : n;
+        List<String> all = new ArrayList<>(2 + n + args.size());
+        all.add(Integer.toString(declared));
+        all.addAll(keys.subList(0, declared));
+        all.add(Integer.toString(n - declared));
+        all.addAll(keys.subList(declared, n));
         all.addAll(args);
         return all;
     }

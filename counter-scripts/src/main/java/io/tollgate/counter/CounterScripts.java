@@ -11,8 +11,9 @@ import java.util.HexFormat;
 import java.util.stream.Collectors;
 
 /**
- * The catalog of the Lua sent to Redis: one script, {@code check}, assembled from the four algorithm
- * files and the driver under {@code counter-scripts/} on the class path.
+ * The catalog of the Lua sent to Redis: {@code check}, assembled from the four algorithm files and the
+ * driver under {@code counter-scripts/} on the class path, and {@code check_on_node}, the same behind a
+ * prelude that takes the keys of several slots of one Cluster node.
  * <p>
  * Run {@code main} to print the script text, so shell scripts can {@code SCRIPT LOAD} it.
  */
@@ -32,7 +33,8 @@ public final class CounterScripts {
             .collect(Collectors.joining(", ", "local ALGORITHMS = { ", " }\n"))
             + "for a = 3, 2 + 4 * #KEYS, 4 do if ALGORITHMS[ARGV[a]] == false then ALGORITHMS[ARGV[a]] = true end end\n";
 
-    private static final Script CHECK = assemble("check");
+    private static final Script CHECK = assemble("check", "");
+    private static final Script CHECK_ON_NODE = assemble("check_on_node", read("on_node.lua"));
 
     /**
      * A script as Redis knows it.
@@ -55,6 +57,16 @@ public final class CounterScripts {
         return CHECK;
     }
 
+    /**
+     * The check of several clients whose keys live on one Redis Cluster node, in one call: the first
+     * client's keys declared (they route the call), the others in ARGV, as {@link CheckCall#evalArgsOnOneNode}
+     * lays them out; {@code on_node.lua} then runs {@code check.lua} over all of them. Redis 7's
+     * {@code allow-cross-slot-keys} flag lets it use keys of several slots of its node.
+     */
+    public static Script checkOnNode() {
+        return CHECK_ON_NODE;
+    }
+
     /** Prints the text of {@code check} to standard output, for {@code redis-cli SCRIPT LOAD "$(...)"}. */
     public static void main(String[] args) {
         // the script itself is this tool's output, not a log line
@@ -62,9 +74,12 @@ public final class CounterScripts {
         System.out.flush();
     }
 
-    /** The prelude, each algorithm's file inside {@code if ALGORITHMS.<name> then ... end}, then the driver. */
-    private static Script assemble(String name) {
-        StringBuilder text = new StringBuilder(PRELUDE);
+    /**
+     * {@code head} (a shebang must come first), the prelude, each algorithm's file inside
+     * {@code if ALGORITHMS.<name> then ... end}, then the driver.
+     */
+    private static Script assemble(String name, String head) {
+        StringBuilder text = new StringBuilder(head).append(PRELUDE);
         for (Algorithm algorithm : Algorithm.values()) {
             text.append("if ALGORITHMS.").append(algorithm.wireName()).append(" then\n")
                     .append(read(algorithm.wireName() + ".lua")).append("end\n");

@@ -1,10 +1,13 @@
 package io.tollgate.counter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -78,5 +81,93 @@ class ClusterCheckTest {
         assertThat(third.stream().map(Decision::allowed)).containsExactly(true, true, true, false);
         // nothing spent: the token bucket still holds 18
         assertThat(third.get(0).remaining()).isEqualTo(18);
+    }
+
+    @Test
+    void clients_of_one_node_in_one_call_decide_and_spend_as_their_calls_one_by_one_would() {
+        String node = cluster.primaries().get(0);
+        long now = RedisScriptTestBase.base();
+        Policy fixed = new Policy(Algorithm.FIXED_WINDOW, 2, 60_000, 2);
+        List<Policy> policies = List.of(TB, fixed);
+        // two sets of the same history on one node: one call by call with check, one in one call of
+        // check_on_node; the last client is the second again (its second check sees the first's spend)
+        List<List<Decision>> alone = new ArrayList<>();
+        List<CheckCall> together = new ArrayList<>();
+        List<List<String>> aloneKeys = clientsOn(node, "alone", 3);
+        List<List<String>> togetherKeys = clientsOn(node, "together", 3);
+        client.check(aloneKeys.get(1), policies, 1, now); // one of its window's two spent
+        client.check(togetherKeys.get(1), policies, 1, now);
+        for (int i = 0; i < 4; i++) {
+            int who = i == 3 ? 1 : i;
+            alone.add(client.check(CheckCall.of(aloneKeys.get(who), policies, 1, OptionalLong.of(now + 1000))));
+            together.add(CheckCall.of(togetherKeys.get(who), policies, 1, OptionalLong.of(now + 1000)));
+        }
+        Set<Long> slots = new HashSet<>();
+        togetherKeys.forEach(keys -> slots.add(client.send("CLUSTER KEYSLOT", keys.get(0)).toLong()));
+        assertThat(slots).as("the clients' keys are in different slots of one node").hasSize(3);
+
+        List<Decision> all = client.checkOnOneNode(CheckCall.together(together));
+
+        List<List<Decision>> split = new ArrayList<>();
+        for (int i = 0, at = 0; i < together.size(); at += together.get(i).keys().size(), i++) {
+            split.add(all.subList(at, at + together.get(i).keys().size()));
+        }
+        assertThat(split).isEqualTo(alone);
+        assertThat(alone.get(1)).allMatch(Decision::allowed);
+        assertThat(alone.get(3).get(1).allowed()).isFalse(); // its window of two is spent by then
+        assertThat(alone.get(3).get(0).remaining()).isEqualTo(alone.get(1).get(0).remaining()); // nothing spent
+        for (int i = 0; i < 3; i++) {
+            for (int k = 0; k < aloneKeys.get(i).size(); k++) {
+                assertThat(StoredValues.describe(client.send("GET", togetherKeys.get(i).get(k))))
+                        .as("stored value of client %d key %d", i, k)
+                        .isEqualTo(StoredValues.describe(client.send("GET", aloneKeys.get(i).get(k))));
+            }
+        }
+    }
+
+    @Test
+    void a_key_of_another_node_fails_the_call_before_anything_is_written() {
+        List<String> nodes = cluster.primaries();
+        long now = RedisScriptTestBase.base();
+        List<String> here = clientsOn(nodes.get(0), "here", 2).stream().map(keys -> keys.get(0)).toList();
+        String elsewhere = clientsOn(nodes.get(1), "elsewhere", 1).get(0).get(0);
+        List<CheckCall> calls = new ArrayList<>();
+        for (String key : List.of(here.get(0), here.get(1), elsewhere)) {
+            calls.add(CheckCall.of(List.of(key), List.of(TB), 1, OptionalLong.of(now)));
+        }
+
+        assertThatThrownBy(() -> client.checkOnOneNode(CheckCall.together(calls)))
+                .hasMessageContaining("non local key");
+
+        for (String key : List.of(here.get(0), here.get(1), elsewhere)) {
+            assertThat(client.send("GET", key)).as(key).isNull();
+        }
+    }
+
+    @Test
+    void the_arguments_on_one_node_declare_the_first_clients_keys_and_carry_the_others() {
+        CheckCall a = CheckCall.of(List.of("rl:a:{x}", "rl:b:{x}"), List.of(TB, TB), 1, OptionalLong.empty());
+        CheckCall b = CheckCall.of(List.of("rl:a:{y}"), List.of(TB), 1, OptionalLong.empty());
+        CheckCall both = CheckCall.together(List.of(a, b));
+
+        assertThat(both.evalArgsOnOneNode()).containsExactly("2", "rl:a:{x}", "rl:b:{x}", "1", "rl:a:{y}", "", "1",
+                "token_bucket", "10", "1000", "20", "token_bucket", "10", "1000", "20", "token_bucket", "10", "1000",
+                "20", "2", "1");
+        assertThat(a.evalArgsOnOneNode()).containsExactly("2", "rl:a:{x}", "rl:b:{x}", "0", "", "1", "token_bucket",
+                "10", "1000", "20", "token_bucket", "10", "1000", "20");
+    }
+
+    /** {@code count} clients (each an ordered list of its bucket keys) whose keys live on {@code node}. */
+    private static List<List<String>> clientsOn(String node, String prefix, int count) {
+        List<List<String>> out = new ArrayList<>();
+        String run = prefix + "-" + System.nanoTime();
+        for (int i = 0; out.size() < count; i++) {
+            String who = run + "-" + i;
+            String first = CounterKeys.key("tb", who);
+            if (cluster.ownerOf(first).equals(node)) {
+                out.add(List.of(first, CounterKeys.key("fw", who)));
+            }
+        }
+        return out;
     }
 }

@@ -56,8 +56,16 @@ final class ScriptClient implements AutoCloseable {
 
     /** The reply as integers, without blocking. */
     CompletableFuture<List<Long>> checkAsync(CheckCall call) {
-        CounterScripts.Script script = CounterScripts.check();
-        List<String> args = new ArrayList<>(call.evalArgs());
+        return run(CounterScripts.check(), call.evalArgs());
+    }
+
+    /** {@code call} as one call of {@code check_on_node}: its keys must all live on one Cluster node. */
+    List<Decision> checkOnOneNode(CheckCall call) {
+        return call.parse(await(run(CounterScripts.checkOnNode(), call.evalArgsOnOneNode())));
+    }
+
+    private CompletableFuture<List<Long>> run(CounterScripts.Script script, List<String> evalArgs) {
+        List<String> args = new ArrayList<>(evalArgs);
         args.add(0, script.sha1());
         Future<Response> reply = api.evalsha(args).recover(error -> {
             if (!String.valueOf(error.getMessage()).startsWith("NOSCRIPT")) {

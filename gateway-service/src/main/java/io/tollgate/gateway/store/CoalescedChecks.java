@@ -17,12 +17,12 @@ import io.vertx.core.Vertx;
  * of that batch, by one of two senders. On standalone Redis ({@link #together}), as ONE call of the check
  * script ({@link CheckCall#together}): one write here, and in Redis one read and one script run for many
  * checks, whose dispatch, script lookup, {@code TIME} and reply are paid once (callgrind: 36 % fewer
- * instructions per check with 13 together, bench/README.md). On a Cluster, where a script's keys must share
- * a slot and different clients' keys do not, each check stays its own {@code EVALSHA}, and the sender sends
- * them as one pipelined write per node. Either way each client's check is all-or-nothing on its own, in the
- * order asked.
+ * instructions per check with 13 together, bench/README.md). On a Cluster, as one call per node that serves
+ * some of them ({@code check_on_node}: a script's declared keys must share a slot, and different clients'
+ * keys do not, so only the first client's are declared). Either way each client's check is all-or-nothing on
+ * its own, in the order asked.
  * <p>
- * A call (or a node's batch) stands or falls as a whole: when it fails (a timeout, a dropped connection, an
+ * A call stands or falls as a whole: when it fails (a timeout, a dropped connection, an
  * error from Redis) every check in it fails, and the failure policy answers them as it answers any store
  * failure. {@code NOSCRIPT} is not a failure: the sender sends again with the script's text.
  */
@@ -52,18 +52,20 @@ final class CoalescedChecks {
 
     /** The standalone sender: one call of the script for all, its reply split by call in order. */
     static Sender together(Function<CheckCall, Future<List<Long>>> send) {
-        return calls -> {
-            Future<List<Long>> reply = send.apply(CheckCall.together(calls));
-            List<Future<List<Long>>> out = new ArrayList<>(calls.size());
-            int at = 0;
-            for (CheckCall call : calls) {
-                int from = at;
-                int to = at + 4 * call.keys().size();
-                out.add(reply.map(all -> all.subList(Math.min(from, all.size()), Math.min(to, all.size()))));
-                at = to;
-            }
-            return out;
-        };
+        return calls -> split(send.apply(CheckCall.together(calls)), calls);
+    }
+
+    /** The reply of {@link CheckCall#together}{@code (calls)}, as each call's own slice, in order. */
+    static List<Future<List<Long>>> split(Future<List<Long>> reply, List<CheckCall> calls) {
+        List<Future<List<Long>>> out = new ArrayList<>(calls.size());
+        int at = 0;
+        for (CheckCall call : calls) {
+            int from = at;
+            int to = at + 4 * call.keys().size();
+            out.add(reply.map(all -> all.subList(Math.min(from, all.size()), Math.min(to, all.size()))));
+            at = to;
+        }
+        return out;
     }
 
     /** Queues {@code call} for the end of the calling event loop's batch; off an event loop, sends it alone. */

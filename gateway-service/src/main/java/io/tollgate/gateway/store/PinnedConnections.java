@@ -1,15 +1,9 @@
 package io.tollgate.gateway.store;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 import org.jboss.logging.Logger;
 
 import io.tollgate.gateway.config.PerEventLoop;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
@@ -40,67 +34,6 @@ final class PinnedConnections {
         return loop == null ? redis.send(request) : loop.send(request);
     }
 
-    /**
-     * Sends {@code requests} on this event loop's Cluster connection as one pipelined write per node that
-     * serves some of them ({@code batch} per node, grouped by {@code owners}: the client routes a batch by
-     * node, and refuses one whose keys are on different nodes), instead of one write per request. One future
-     * per request, in order; {@code keys.get(i)} is a key of {@code requests.get(i)}. A node's batch stands
-     * or falls as a whole: when one of its replies is an error, every request sent to that node fails with
-     * it. A batch the client refuses (the map was stale) was not sent: its requests go one by one, and the
-     * map is asked for again. One request (a quiet loop's turn) is simply sent. Call on an event loop, as
-     * {@link CoalescedChecks} does when it flushes a turn.
-     */
-    List<Future<Response>> sendByNode(List<Request> requests, List<String> keys, SlotOwners owners) {
-        Loop loop = loops.of(Vertx.currentContext());
-        if (loop == null) {
-            throw new IllegalStateException("sendByNode off an event loop");
-        }
-        if (requests.size() == 1) {
-            return List.of(loop.send(requests.get(0)));
-        }
-        Map<String, List<Integer>> byNode = new HashMap<>();
-        List<Future<Response>> out = new ArrayList<>(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            out.add(null);
-            String owner = owners.ownerOf(keys.get(i));
-            byNode.computeIfAbsent(owner == null ? "?" + i : owner, n -> new ArrayList<>(4)).add(i);
-        }
-        for (List<Integer> group : byNode.values()) {
-            if (group.size() == 1) {
-                out.set(group.get(0), loop.send(requests.get(group.get(0))));
-                continue;
-            }
-            List<Request> batch = new ArrayList<>(group.size());
-            List<Promise<Response>> answers = new ArrayList<>(group.size());
-            for (int i : group) {
-                Promise<Response> answer = Promise.promise();
-                batch.add(requests.get(i));
-                answers.add(answer);
-                out.set(i, answer.future());
-            }
-            loop.batch(batch).onComplete(replies -> {
-                if (replies.succeeded()) {
-                    for (int j = 0; j < answers.size(); j++) {
-                        answers.get(j).complete(replies.result().get(j));
-                    }
-                } else if (isRefusedAcrossNodes(replies.cause())) {
-                    owners.refresh(); // nothing was sent
-                    for (int j = 0; j < answers.size(); j++) {
-                        loop.send(batch.get(j)).onComplete(answers.get(j));
-                    }
-                } else {
-                    answers.forEach(a -> a.fail(replies.cause()));
-                }
-            });
-        }
-        return out;
-    }
-
-    /** The cluster client's refusal of a batch whose keys are on different nodes, made before sending. */
-    private static boolean isRefusedAcrossNodes(Throwable err) {
-        return err.getMessage() != null && err.getMessage().contains("client side resharding is not supported");
-    }
-
     /** The connection of one event-loop thread. */
     private final class Loop {
 
@@ -109,11 +42,6 @@ final class PinnedConnections {
 
         Loop(Thread thread) {
             this.thread = thread;
-        }
-
-        Future<List<Response>> batch(List<Request> requests) {
-            Future<RedisConnection> c = connection();
-            return c.succeeded() ? c.result().batch(requests) : c.compose(open -> open.batch(requests));
         }
 
         Future<Response> send(Request request) {

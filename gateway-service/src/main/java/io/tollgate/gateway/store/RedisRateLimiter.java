@@ -1,7 +1,10 @@
 package io.tollgate.gateway.store;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 import org.jboss.logging.Logger;
@@ -29,13 +32,14 @@ import io.vertx.redis.client.Response;
  * could land on another node of a cluster.
  * <p>
  * With {@code coalesce}, the checks an event loop asks for in one turn go together ({@link CoalescedChecks}):
- * on standalone Redis as one call for all of them, on a Cluster as one pipelined write per node; off an
- * event loop each goes alone.
+ * on standalone Redis as one call for all of them, on a Cluster as one call per node; off an event loop each
+ * goes alone.
  */
 final class RedisRateLimiter implements RateLimiter {
 
     private static final Logger LOG = Logger.getLogger(RedisRateLimiter.class);
     private static final CounterScripts.Script SCRIPT = CounterScripts.check();
+    private static final CounterScripts.Script ON_NODE = CounterScripts.checkOnNode();
     private static final long COST = 1;
 
     private final PinnedConnections redis;
@@ -44,15 +48,20 @@ final class RedisRateLimiter implements RateLimiter {
 
     /**
      * @param coalesce send the checks of one loop turn together
-     * @param cluster {@code redis} is a Cluster client: the checks of a turn go as one write per node, each
-     * still its own call; else as one call for all
+     * @param cluster {@code redis} is a Cluster client: the checks of a turn go as one call per node; else as
+     * one call for all
      */
     RedisRateLimiter(Redis redis, boolean coalesce, boolean cluster) {
+        this(redis, coalesce, cluster ? new SlotOwners(redis) : null);
+    }
+
+    /** With a map of slots given (tests: a stale one); {@code owners} non-null means a Cluster. */
+    RedisRateLimiter(Redis redis, boolean coalesce, SlotOwners owners) {
         this.redis = new PinnedConnections(redis);
-        this.owners = cluster ? new SlotOwners(redis) : null;
+        this.owners = owners;
         this.coalesced = !coalesce
                 ? null
-                : new CoalescedChecks(cluster ? this::perNode : CoalescedChecks.together(this::run), this::run);
+                : new CoalescedChecks(owners != null ? this::perNode : CoalescedChecks.together(this::run), this::run);
     }
 
     @Override
@@ -70,51 +79,79 @@ final class RedisRateLimiter implements RateLimiter {
 
     /** One call of the script: {@code EVALSHA}, and on {@code NOSCRIPT} the same call with the text. */
     private Future<List<Long>> run(CheckCall call) {
-        return healed(redis.send(evalSha(call)), call);
+        List<String> args = call.evalArgs();
+        return healed(redis.send(request(Command.EVALSHA, SCRIPT.sha1(), args)), SCRIPT, args);
     }
 
     /**
-     * The integers of {@code call}'s reply, {@code sent} as {@code EVALSHA}; on {@code NOSCRIPT} (a restarted
-     * node, a failover, {@code SCRIPT FLUSH}) the call again with the script's text ({@code EVAL}), which
-     * loads it on the node that runs it.
+     * The integers of the reply to {@code script} with {@code args}, {@code sent} as {@code EVALSHA}; on
+     * {@code NOSCRIPT} (a restarted node, a failover, {@code SCRIPT FLUSH}) the call again with the script's
+     * text ({@code EVAL}), which loads it on the node that runs it.
      */
-    private Future<List<Long>> healed(Future<Response> sent, CheckCall call) {
+    private Future<List<Long>> healed(Future<Response> sent, CounterScripts.Script script, List<String> args) {
         return sent.recover(err -> {
             if (!isNoScript(err)) {
                 return Future.failedFuture(err);
             }
-            LOG.debugf("NOSCRIPT for %s: sending the script text once", call.keys().get(0));
-            return redis.send(request(Command.EVAL, SCRIPT.text(), call));
+            LOG.debugf("NOSCRIPT for %s: sending the script text once", script.name());
+            return redis.send(request(Command.EVAL, script.text(), args));
         }).map(RedisRateLimiter::integers);
     }
 
     /**
-     * The checks of one loop turn on a Cluster: one {@code EVALSHA} each, pipelined one write per node. A
-     * node's batch fails whole when one reply is an error; on {@code NOSCRIPT} (the node lost the script)
-     * each of its checks is sent again alone with the text, which loads the script there.
+     * The checks of one loop turn on a Cluster: grouped by the node that serves them (as {@link SlotOwners}
+     * last heard), ONE call of {@code check_on_node} per node for its checks, a lone check one call of
+     * {@code check}. The Vert.x client routes each call by its declared keys (the first client's) and follows
+     * {@code MOVED}; when the map was stale, the node finds a key it does not serve and fails the call before
+     * writing anything (the script reads every bucket first): the map is asked for again and those checks go
+     * one by one.
      */
     private List<Future<List<Long>>> perNode(List<CheckCall> calls) {
-        List<Request> requests = new ArrayList<>(calls.size());
-        List<String> keys = new ArrayList<>(calls.size());
-        for (CheckCall call : calls) {
-            requests.add(evalSha(call));
-            keys.add(call.keys().get(0));
+        if (calls.size() == 1) {
+            return List.of(run(calls.get(0)));
         }
-        List<Future<Response>> replies = redis.sendByNode(requests, keys, owners);
-        List<Future<List<Long>>> out = new ArrayList<>(calls.size());
+        Map<String, List<Integer>> byNode = new HashMap<>();
         for (int i = 0; i < calls.size(); i++) {
-            out.add(healed(replies.get(i), calls.get(i)));
+            String owner = owners.ownerOf(calls.get(i).keys().get(0));
+            byNode.computeIfAbsent(owner == null ? "?" + i : owner, n -> new ArrayList<>(4)).add(i);
+        }
+        List<Future<List<Long>>> out = new ArrayList<>(Collections.nCopies(calls.size(), null));
+        for (List<Integer> group : byNode.values()) {
+            List<CheckCall> members = new ArrayList<>(group.size());
+            group.forEach(i -> members.add(calls.get(i)));
+            List<Future<List<Long>>> replies = members.size() == 1
+                    ? List.of(run(members.get(0)))
+                    : CoalescedChecks.split(onOneNode(members), members);
+            for (int j = 0; j < group.size(); j++) {
+                out.set(group.get(j), replies.get(j));
+            }
         }
         return out;
     }
 
-    private static Request evalSha(CheckCall call) {
-        return request(Command.EVALSHA, SCRIPT.sha1(), call);
+    /** {@code members}, whose keys all live on one node, as one call; one by one when a key is not there. */
+    private Future<List<Long>> onOneNode(List<CheckCall> members) {
+        List<String> args = CheckCall.together(members).evalArgsOnOneNode();
+        return healed(redis.send(request(Command.EVALSHA, ON_NODE.sha1(), args)), ON_NODE, args).recover(err -> {
+            if (!isNotLocal(err)) {
+                return Future.failedFuture(err);
+            }
+            LOG.debugf("a key of %d checks was not on the node of %s: asking for the map again, sending them "
+                    + "one by one", members.size(), members.get(0).keys().get(0));
+            owners.refresh();
+            List<Future<List<Long>>> alone = new ArrayList<>(members.size());
+            members.forEach(call -> alone.add(run(call)));
+            return Future.all(alone).map(done -> {
+                List<Long> all = new ArrayList<>();
+                alone.forEach(reply -> all.addAll(reply.result()));
+                return all;
+            });
+        });
     }
 
-    private static Request request(Command command, String script, CheckCall call) {
+    private static Request request(Command command, String script, List<String> args) {
         Request request = Request.cmd(command).arg(script);
-        for (String arg : call.evalArgs()) {
+        for (String arg : args) {
             request.arg(arg);
         }
         return request;
@@ -130,5 +167,10 @@ final class RedisRateLimiter implements RateLimiter {
 
     private static boolean isNoScript(Throwable err) {
         return err.getMessage() != null && err.getMessage().contains("NOSCRIPT");
+    }
+
+    /** A Cluster node's refusal of a key it does not serve, met by the script before it wrote anything. */
+    private static boolean isNotLocal(Throwable err) {
+        return err.getMessage() != null && err.getMessage().contains("non local key");
     }
 }

@@ -13,11 +13,11 @@ import io.vertx.redis.client.impl.ZModem;
 
 /**
  * Which primary serves each hash slot of a Redis Cluster, as {@code CLUSTER SLOTS} last said: only a hint
- * for putting a loop turn's checks into one batch per node. The Vert.x cluster client still routes every
- * batch by its own map (and follows {@code MOVED}); when this one is stale, the client refuses the batch
- * before sending anything, and the sender asks for the map again. (The client's own map and its
- * {@code RedisCluster.groupByNodes} need the unwrapped cluster connection, which the Quarkus client, wrapped
- * for its metrics, does not hand out.)
+ * for putting a loop turn's checks into one call per node. The Vert.x cluster client still routes every
+ * call by its declared keys (and follows {@code MOVED}); when this map is stale, the node refuses a key of
+ * the call that it does not serve before the script writes anything, and the sender asks for the map again.
+ * (The client's own map and its {@code RedisCluster.groupByNodes} need the unwrapped cluster connection,
+ * which the Quarkus client, wrapped for its metrics, does not hand out.)
  */
 final class SlotOwners {
 

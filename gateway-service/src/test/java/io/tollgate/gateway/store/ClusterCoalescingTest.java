@@ -23,21 +23,17 @@ import io.tollgate.counter.Policy;
 import io.tollgate.counter.testing.RedisCluster;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.support.RedisCli;
-import io.vertx.core.CompositeFuture;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisOptions;
-import io.vertx.redis.client.Request;
-import io.vertx.redis.client.Response;
 
 /**
- * The store with coalescing on a real Redis Cluster (three primaries): the checks one loop turn asks for
- * stay one {@code EVALSHA} each (a script's keys must share a slot) but go as one pipelined write per node,
- * each decided on its own, in order; a flushed script cache heals without a double spend.
+ * The store with coalescing on a real Redis Cluster (three primaries): the checks one loop turn asks for go as
+ * one call per node ({@code check_on_node}), each decided on its own, in order; a flushed script cache heals
+ * without a double spend, and a stale map of slots costs the grouping, never an answer or a second spend.
  */
 class ClusterCoalescingTest {
 
@@ -67,11 +63,12 @@ class ClusterCoalescingTest {
     }
 
     @Test
-    void theChecksOfOneLoopTurnGoAsOneWritePerNodeEachDecidedInOrder() throws Exception {
+    void theChecksOfOneLoopTurnGoAsOneCallPerNodeEachDecidedInOrder() throws Exception {
         Context loop = vertx.getOrCreateContext();
         RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
         String run = "turn-" + System.nanoTime();
         onLoop(loop, () -> all(turn(store, run + "-warm", CLIENTS))); // connects; loads the script on each node
+        long bucketReads = calls("get");
         long idle = sum("total_reads_processed");
         calls("evalsha");
         calls("evalsha");
@@ -87,9 +84,12 @@ class ClusterCoalescingTest {
             return all(checks);
         });
 
-        assertThat(calls("evalsha") - evalshas).as("one EVALSHA per check").isEqualTo(CLIENTS + 10);
+        long scriptCalls = calls("evalsha") - evalshas;
         long readsOfChecks = sum("total_reads_processed") - reads - looking;
-        // 40 checks are two sends (at most 32 each), so at most two writes per node, where one per check was 40
+        // 40 checks are two sends (at most 32 each), each at most one call per node, where one per check was 40
+        assertThat(scriptCalls).as("script calls for %d checks", CLIENTS + 10).isLessThanOrEqualTo(2L * primaries
+                .size());
+        assertThat(calls("get") - bucketReads).as("each check reads its bucket once").isEqualTo(CLIENTS + 10);
         assertThat(readsOfChecks).as("socket reads on %d primaries for %d checks", primaries.size(), CLIENTS + 10)
                 .isLessThanOrEqualTo(2L * primaries.size());
         assertThat(decisions.subList(0, CLIENTS)).allSatisfy(d -> assertThat(d).extracting(Decision::remaining)
@@ -115,31 +115,35 @@ class ClusterCoalescingTest {
         assertThat(first).as("every check answered after NOSCRIPT, each bucket spent once")
                 .allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(4L));
         assertThat(second).allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(3L));
-        assertThat(calls("eval") - evals).as("checks sent again with the script's text").isBetween(1L, (long) CLIENTS);
+        assertThat(calls("eval") - evals).as("calls sent again with the script's text, at most one per node")
+                .isBetween(1L, (long) primaries.size());
     }
 
     @Test
-    void aStaleMapOfSlotsCostsTheGroupingNeverAnAnswer() throws Exception {
+    void aStaleMapOfSlotsCostsTheGroupingNeverAnAnswerOrASecondSpend() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        PinnedConnections connections = new PinnedConnections(redis);
         String[] everythingOnOneNode = new String[16_384];
         Arrays.fill(everythingOnOneNode, "127.0.0.1:1");
         SlotOwners stale = new SlotOwners(redis, everythingOnOneNode);
+        RedisRateLimiter store = new RedisRateLimiter(redis, true, stale);
         String run = "stale-" + System.nanoTime();
-        List<String> keys = IntStream.range(0, CLIENTS).mapToObj(i -> "{" + run + "-" + i + "}").toList();
-        List<Request> sets = keys.stream().map(k -> Request.cmd(Command.SET).arg(k).arg("v")).toList();
+        long failed = failedCalls("evalsha");
 
-        List<Response> replies = onLoop(loop, () -> Future.all(new ArrayList<>(connections.sendByNode(sets, keys, stale)))
-                .map(CompositeFuture::list));
+        // one call for all, routed by the first client's keys: the node finds keys it does not serve
+        List<List<Decision>> first = onLoop(loop, () -> all(turn(store, run, CLIENTS)));
+        String someKey = bucket(run, "client-0").key();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !"127.0.0.1:1".equals(stale.ownerOf(someKey)));
+        long evalshas = calls("evalsha");
+        List<List<Decision>> second = onLoop(loop, () -> all(turn(store, run, CLIENTS)));
 
-        assertThat(replies).as("every SET answered although the batch spanning nodes was refused")
-                .allSatisfy(r -> assertThat(r.toString()).isEqualTo("OK"));
-        assertThat(keys.stream().filter(k -> cluster.ownerOf(k).equals(cluster.ownerOf(keys.get(0)))).count())
-                .as("the keys really are on more than one node").isLessThan(CLIENTS);
-        await().atMost(Duration.ofSeconds(5))
-                .until(() -> !"127.0.0.1:1".equals(stale.ownerOf(keys.get(0))));
-        assertThat(cluster.addresses()).as("the map asked for again names the real owner")
-                .contains("redis://" + stale.ownerOf(keys.get(0)));
+        assertThat(failedCalls("evalsha") - failed).as("the call for all, refused by its node").isEqualTo(1);
+        assertThat(first).as("every check answered one by one, each bucket spent once")
+                .allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(4L));
+        assertThat(second).allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(3L));
+        assertThat("redis://" + stale.ownerOf(someKey)).as("the map asked for again names the real owner")
+                .isEqualTo(cluster.ownerOf(someKey));
+        assertThat(calls("evalsha") - evalshas).as("with the map fresh, one call per node")
+                .isEqualTo(primaries.size());
     }
 
     /** One check each for {@code clients} clients of {@code run}, asked now (on the caller's loop). */
@@ -153,6 +157,10 @@ class ClusterCoalescingTest {
 
     private static long calls(String command) {
         return primaries.stream().mapToLong(p -> RedisCli.calls(p, command)).sum();
+    }
+
+    private static long failedCalls(String command) {
+        return primaries.stream().mapToLong(p -> RedisCli.failedCalls(p, command)).sum();
     }
 
     private static long sum(String field) {

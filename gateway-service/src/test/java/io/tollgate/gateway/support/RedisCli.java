@@ -34,11 +34,23 @@ public final class RedisCli {
 
     /** Calls of {@code command} (lower case, e.g. {@code evalsha}) since start, from INFO commandstats. */
     public static long calls(int port, String command) {
+        return commandStat(port, command, "calls");
+    }
+
+    /** Calls of {@code command} that answered an error (a script's too), from INFO commandstats. */
+    public static long failedCalls(int port, String command) {
+        return commandStat(port, command, "failed_calls");
+    }
+
+    private static long commandStat(int port, String command, String stat) {
         for (String line : run(port, "INFO", "commandstats").split("\n")) {
-            String prefix = "cmdstat_" + command + ":calls=";
+            String prefix = "cmdstat_" + command + ":";
             if (line.startsWith(prefix)) {
-                String rest = line.substring(prefix.length());
-                return Long.parseLong(rest.substring(0, rest.indexOf(',')));
+                for (String field : line.substring(prefix.length()).strip().split(",")) {
+                    if (field.startsWith(stat + "=")) {
+                        return Long.parseLong(field.substring(stat.length() + 1));
+                    }
+                }
             }
         }
         return 0;
