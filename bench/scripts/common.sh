@@ -8,12 +8,13 @@ need() {
   done
 }
 
-# check_script: the text of the check script, from the built catalog (built once when missing)
+# check_script [check_on_node]: the text of the check script (or of the Cluster form), from the built
+# catalog (built once when missing)
 check_script() {
   if [[ ! -f counter-scripts/target/classes/io/tollgate/counter/CounterScripts.class ]]; then
     ./mvnw -B -q -pl counter-scripts compile -Dformat.skip=true >&2
   fi
-  java -cp counter-scripts/target/classes io.tollgate.counter.CounterScripts
+  java -cp counter-scripts/target/classes io.tollgate.counter.CounterScripts "$@"
 }
 
 TMP=$(mktemp -d)

@@ -14,7 +14,11 @@
 # clients of one key each checked together in one call (the gateway's coalesced form, CheckCall.together),
 # per check: 13 checks per Redis read is what the gateway's coalescing reaches under load.
 #
-# Usage: bench/scripts/counter-scripts-instructions.sh   (env CALLS=5000 KEYSPACE=10000 GROUP=13)
+# CLUSTER=yes runs the server as a one-node Redis Cluster that serves every slot (Redis then checks each
+# key a command or a script touches against its slots): the GROUP row is then check_on_node, the form a
+# gateway sends a Cluster node (the first client's keys declared, the others in ARGV), since check with
+# several clients' keys declared is refused there (CROSSSLOT).
+# Usage: bench/scripts/counter-scripts-instructions.sh   (env CALLS=5000 KEYSPACE=10000 GROUP=13 CLUSTER=no)
 #   BASELINE_SCRIPT=file   another check script's text (e.g. an earlier commit's catalog), measured in the
 #                          same run as "baseline check" rows, e.g.:
 #     git stash; ./mvnw -q -pl counter-scripts compile; java -cp counter-scripts/target/classes \
@@ -30,8 +34,12 @@ need valgrind callgrind_control redis-server redis-cli redis-benchmark java pyth
 SCRIPT=$(check_script)
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+CLUSTER=${CLUSTER:-no}
+CLUSTER_FLAGS=()
+[[ "$CLUSTER" != yes ]] || CLUSTER_FLAGS=(--cluster-enabled yes --cluster-config-file "$TMP/nodes.conf")
 valgrind --tool=callgrind --callgrind-out-file="$TMP/callgrind.out" \
-  redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$TMP" >"$TMP/valgrind.log" 2>&1 &
+  redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$TMP" "${CLUSTER_FLAGS[@]}" \
+  >"$TMP/valgrind.log" 2>&1 &
 SERVER_PID=$!
 cli() { redis-cli -p "$PORT" "$@"; }
 for _ in $(seq 1 150); do
@@ -39,6 +47,14 @@ for _ in $(seq 1 150); do
   sleep 0.2
 done
 [[ "$(cli PING 2>/dev/null)" == PONG ]] || { cat "$TMP/valgrind.log" >&2; exit 1; }
+if [[ "$CLUSTER" == yes ]]; then
+  cli CLUSTER ADDSLOTSRANGE 0 16383 >/dev/null
+  for _ in $(seq 1 150); do
+    cli CLUSTER INFO | grep -q '^cluster_state:ok' && break
+    sleep 0.2
+  done
+  cli CLUSTER INFO | grep -q '^cluster_state:ok' || { echo "the one-node cluster did not come up" >&2; exit 1; }
+fi
 
 ARGS=('' '' token_bucket 100 1000 100) # the check's six ARGV for one key
 load() { cli SCRIPT LOAD "$1"; }
@@ -83,7 +99,15 @@ for ((i = 1; i <= GROUP; i++)); do
   group_args+=(token_bucket 100 1000 100)
   group_counts+=(1)
 done
-per_call group EVALSHA "$CHECK" "$GROUP" "${group_keys[@]}" '' '' "${group_args[@]}" "${group_counts[@]}"
+if [[ "$CLUSTER" == yes ]]; then
+  ON_NODE=$(load "$(check_script check_on_node)")
+  per_call group EVALSHA "$ON_NODE" 1 "${group_keys[0]}" "$((GROUP - 1))" "${group_keys[@]:1}" '' '' \
+    "${group_args[@]}" "${group_counts[@]}"
+  GROUP_FORM=check_on_node
+else
+  per_call group EVALSHA "$CHECK" "$GROUP" "${group_keys[@]}" '' '' "${group_args[@]}" "${group_counts[@]}"
+  GROUP_FORM=check
+fi
 
 echo "| command | instructions per call | ÷ floor |"
 echo "|---|---:|---:|"
@@ -98,9 +122,9 @@ for alg in token_bucket gcra sliding_window fixed_window; do
   row "check ($alg)" "$alg"
   [[ -z "$BASELINE" ]] || row "baseline check ($alg), ÷ this one's: $(awk -v a="${IR[base-$alg]}" -v b="${IR[$alg]}" 'BEGIN { printf "%.3f", a / b }')" "base-$alg"
 done
-printf '| check (token_bucket), %s clients together in one call: per check | %s | %s |\n' "$GROUP" \
+printf '| %s (token_bucket), %s clients together in one call: per check | %s | %s |\n' "$GROUP_FORM" "$GROUP" \
   "$(awk -v a="${IR[group]}" -v g="$GROUP" 'BEGIN { printf "%.0f", a / g }')" \
   "$(awk -v a="${IR[group]}" -v g="$GROUP" -v b="${IR[floor]}" 'BEGIN { printf "%.2f", a / g / b }')"
 echo
-echo "callgrind, $CALLS calls each after 500 warm-up calls, redis-benchmark -c 1 -r $KEYSPACE;" \
+echo "callgrind, $CALLS calls each after 500 warm-up calls, redis-benchmark -c 1 -r $KEYSPACE; cluster mode: $CLUSTER;" \
   "$(redis-server --version | awk '{print $3}'); $(date -u '+%Y-%m-%d %H:%M UTC'); check script $(cli SCRIPT LOAD "$SCRIPT" | cut -c1-12)"

@@ -67,10 +67,13 @@ public final class CounterScripts {
         return CHECK_ON_NODE;
     }
 
-    /** Prints the text of {@code check} to standard output, for {@code redis-cli SCRIPT LOAD "$(...)"}. */
+    /**
+     * Prints the text of {@code check} (or, given the argument {@code check_on_node}, of that one) to standard
+     * output, for {@code redis-cli SCRIPT LOAD "$(...)"}.
+     */
     public static void main(String[] args) {
         // the script itself is this tool's output, not a log line
-        System.out.print(check().text());
+        System.out.print((args.length > 0 && args[0].equals(CHECK_ON_NODE.name()) ? CHECK_ON_NODE : CHECK).text());
         System.out.flush();
     }
 

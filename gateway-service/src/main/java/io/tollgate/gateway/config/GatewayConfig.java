@@ -102,7 +102,7 @@ public interface GatewayConfig {
         /**
          * Whether the checks one event loop asks for while it handles a batch of ready sockets go to Redis
          * together, each client's still all-or-nothing on its own: on standalone Redis as ONE call of the
-         * check script, on a Cluster as one pipelined write per node (each check its own call there).
+         * check script, on a Cluster as one call per node.
          */
         @WithDefault("true")
         boolean coalesce();
