@@ -1,13 +1,15 @@
 #!lua flags=allow-cross-slot-keys
 -- check_on_node: the check script for the checks of several clients whose keys live on one Redis Cluster
 -- node but in different slots (a gateway's coalesced checks, grouped by node). A script's declared keys
--- must share a slot (else CROSSSLOT), so only the first client's keys are declared: they route the call to
--- their node. The others come in ARGV, and the flag above lets the script use keys of other slots of this
--- node. A key this node does not serve (the caller's map of slots was stale, a slot moved) fails the read
--- of it, and check.lua reads every bucket before it writes any, so such an error writes nothing.
+-- must share a slot (else CROSSSLOT), so only the keys of the first clients, all of one slot, are declared:
+-- they route the call to their node. The others come in ARGV, and the flag above lets the script use keys
+-- of other slots of this node. A key this node does not serve (the caller's map of slots was stale, a slot
+-- moved) fails the read of it, and check.lua reads every bucket before it writes any, so such an error
+-- writes nothing. The keys in ARGV must not be in the declared slot: a node importing that slot runs a
+-- call redirected to it (ASK) for every key of the slot, and would read one it does not hold yet as absent.
 --
--- KEYS        the first client's bucket keys
--- ARGV[1]     m, how many more bucket keys follow (the other clients', in order)
+-- KEYS        the first clients' bucket keys, of one slot
+-- ARGV[1]     m, how many more bucket keys follow (the other clients', in order; none in KEYS' slot)
 -- ARGV[2..m+1] those keys
 -- then        ARGV exactly as check.lua takes it for all the keys (KEYS first, then these m)
 -- This prelude rebuilds KEYS and ARGV as check.lua expects them, as locals (Redis forbids setting globals).

@@ -102,13 +102,31 @@ public record CheckCall(List<String> keys, List<String> args) {
 
     /**
      * The arguments of {@code EVALSHA} of {@link CounterScripts#checkOnNode} after the SHA-1, for this call
-     * when all its keys live on one Cluster node: numkeys and the first client's keys (one slot: they route
-     * the call to that node), then ARGV: how many keys follow, the other clients' keys, and this call's ARGV.
-     * The reply is this call's, as {@link #parse} reads it.
+     * when all its keys live on one Cluster node: numkeys and the keys of the first {@code declaredClients}
+     * clients, which must share one slot (they route the call to that node), then ARGV: how many keys follow,
+     * the other clients' keys, and this call's ARGV. The reply is this call's, as {@link #parse} reads it.
+     * <p>
+     * The other clients' keys must not be in the declared keys' slot: a node that is importing that slot
+     * runs a call redirected to it ({@code ASK}) for keys of the slot that it does not hold yet, and would
+     * read such a key as absent while the node it is moving from still holds it.
+     *
+     * @throws IllegalArgumentException
+     * when {@code declaredClients} is not from 1 to the number of clients
      */
-    public List<String> evalArgsOnOneNode() {
+    public List<String> evalArgsOnOneNode(int declaredClients) {
         int n = keys.size();
-        int declared = args.size() > 2 + 4 * n ? Integer.parseInt(args.get(2 + 4 * n)) : n;
+        int clients = args.size() - (2 + 4 * n);
+        if (declaredClients < 1 || declaredClients > Math.max(1, clients)) {
+            throw new IllegalArgumentException("declared clients must be from 1 to " + Math.max(1, clients) + ", was "
+                    + declaredClients);
+        }
+        int declared = n;
+        if (clients > 0) {
+            declared = 0;
+            for (int g = 0; g < declaredClients; g++) {
+                declared += Integer.parseInt(args.get(2 + 4 * n + g));
+            }
+        }
         List<String> all = new ArrayList<>(2 + n + args.size());
         all.add(Integer.toString(declared));
         all.addAll(keys.subList(0, declared));

@@ -150,11 +150,31 @@ class ClusterCheckTest {
         CheckCall b = CheckCall.of(List.of("rl:a:{y}"), List.of(TB), 1, OptionalLong.empty());
         CheckCall both = CheckCall.together(List.of(a, b));
 
-        assertThat(both.evalArgsOnOneNode()).containsExactly("2", "rl:a:{x}", "rl:b:{x}", "1", "rl:a:{y}", "", "1",
+        CheckCall c = CheckCall.of(List.of("rl:b:{y}"), List.of(TB), 1, OptionalLong.empty());
+        List<String> policy = List.of("token_bucket", "10", "1000", "20");
+
+        assertThat(both.evalArgsOnOneNode(1)).containsExactly("2", "rl:a:{x}", "rl:b:{x}", "1", "rl:a:{y}", "", "1",
                 "token_bucket", "10", "1000", "20", "token_bucket", "10", "1000", "20", "token_bucket", "10", "1000",
                 "20", "2", "1");
-        assertThat(a.evalArgsOnOneNode()).containsExactly("2", "rl:a:{x}", "rl:b:{x}", "0", "", "1", "token_bucket",
+        assertThat(a.evalArgsOnOneNode(1)).containsExactly("2", "rl:a:{x}", "rl:b:{x}", "0", "", "1", "token_bucket",
                 "10", "1000", "20", "token_bucket", "10", "1000", "20");
+        // two clients of one slot declared, the third carried
+        List<String> threeArgs = CheckCall.together(List.of(b, c, a)).evalArgsOnOneNode(2);
+        assertThat(threeArgs.subList(0, 7)).containsExactly("2", "rl:a:{y}", "rl:b:{y}", "2", "rl:a:{x}", "rl:b:{x}",
+                "");
+        assertThat(threeArgs.subList(7, threeArgs.size())).containsExactlyElementsOf(concat(List.of("1"), policy,
+                policy, policy, policy, List.of("1", "1", "2")));
+        assertThatThrownBy(() -> both.evalArgsOnOneNode(3)).hasMessageContaining("from 1 to 2");
+        assertThatThrownBy(() -> a.evalArgsOnOneNode(0)).hasMessageContaining("from 1 to 1");
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... lists) {
+        List<String> all = new ArrayList<>();
+        for (List<String> list : lists) {
+            all.addAll(list);
+        }
+        return all;
     }
 
     /** {@code count} clients (each an ordered list of its bucket keys) whose keys live on {@code node}. */

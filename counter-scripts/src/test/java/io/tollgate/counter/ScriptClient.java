@@ -59,9 +59,12 @@ final class ScriptClient implements AutoCloseable {
         return run(CounterScripts.check(), call.evalArgs());
     }
 
-    /** {@code call} as one call of {@code check_on_node}: its keys must all live on one Cluster node. */
+    /**
+     * {@code call} as one call of {@code check_on_node}, its first client's keys declared: its keys must all
+     * live on one Cluster node.
+     */
     List<Decision> checkOnOneNode(CheckCall call) {
-        return call.parse(await(run(CounterScripts.checkOnNode(), call.evalArgsOnOneNode())));
+        return call.parse(await(run(CounterScripts.checkOnNode(), call.evalArgsOnOneNode(1))));
     }
 
     private CompletableFuture<List<Long>> run(CounterScripts.Script script, List<String> evalArgs) {

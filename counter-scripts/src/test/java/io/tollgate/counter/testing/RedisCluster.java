@@ -84,6 +84,53 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
+    /** The hash slot of {@code key}. */
+    public int slotOf(String key) {
+        return (int) (long) (Long) call(liveNode().port(), "CLUSTER", "KEYSLOT", key);
+    }
+
+    /**
+     * Starts moving {@code slot} from the primary at {@code from} to the one at {@code to}, as
+     * {@code redis-cli --cluster reshard} does: the target imports it, the source migrates it. Until
+     * {@link #finishMoving}, a key of the slot is served where it is; one the source no longer holds is
+     * answered {@code ASK}.
+     */
+    public void startMoving(int slot, String from, String to) {
+        call(node(to).port(), "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", id(from));
+        call(node(from).port(), "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", id(to));
+    }
+
+    /** Moves {@code keys} (of a slot being moved) from the primary at {@code from} to the one at {@code to}. */
+    public void moveKeys(String from, String to, List<String> keys) {
+        List<String> command = new ArrayList<>(List.of("MIGRATE", "127.0.0.1", Integer.toString(node(to).port()), "",
+                "0", "5000", "KEYS"));
+        command.addAll(keys);
+        Object reply = call(node(from).port(), command.toArray(String[]::new));
+        if (!"OK".equals(String.valueOf(reply))) {
+            throw new IllegalStateException("MIGRATE of " + keys + " answered " + reply);
+        }
+    }
+
+    /** Gives {@code slot} to the primary at {@code to} on every primary: the move is over. */
+    public void finishMoving(int slot, String to) {
+        String target = id(to);
+        for (String primary : primaries()) {
+            call(node(primary).port(), "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", target);
+        }
+    }
+
+    private String id(String address) {
+        return String.valueOf(call(node(address).port(), "CLUSTER", "MYID"));
+    }
+
+    private static Object call(int port, String... command) {
+        try {
+            return Resp.call(port, command);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Kills the node at {@code address} at once (SIGKILL), as a crash; the cluster may fail it over. */
     public void kill(String address) {
         node(address).kill();

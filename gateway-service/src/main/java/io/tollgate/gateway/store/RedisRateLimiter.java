@@ -101,37 +101,60 @@ final class RedisRateLimiter implements RateLimiter {
     /**
      * The checks of one loop turn on a Cluster: grouped by the node that serves them (as {@link SlotOwners}
      * last heard), ONE call of {@code check_on_node} per node for its checks, a lone check one call of
-     * {@code check}. The Vert.x client routes each call by its declared keys (the first client's) and follows
-     * {@code MOVED}; when the map was stale, the node finds a key it does not serve and fails the call before
-     * writing anything (the script reads every bucket first): the map is asked for again and those checks go
-     * one by one.
+     * {@code check}. A call declares the keys of the checks in its first check's slot (they route it; the
+     * Vert.x client follows {@code MOVED} and {@code ASK}) and carries the others, which are never in that slot
+     * ({@link CheckCall#evalArgsOnOneNode}). When the map was stale, the node finds a key it does not serve
+     * and fails the call before writing anything (the script reads every bucket first): the map is asked for
+     * again and those checks go one by one.
      */
     private List<Future<List<Long>>> perNode(List<CheckCall> calls) {
         if (calls.size() == 1) {
             return List.of(run(calls.get(0)));
         }
+        int[] slots = new int[calls.size()];
         Map<String, List<Integer>> byNode = new HashMap<>();
         for (int i = 0; i < calls.size(); i++) {
-            String owner = owners.ownerOf(calls.get(i).keys().get(0));
+            slots[i] = SlotOwners.slotOf(calls.get(i).keys().get(0));
+            String owner = owners.ownerOf(slots[i]);
             byNode.computeIfAbsent(owner == null ? "?" + i : owner, n -> new ArrayList<>(4)).add(i);
         }
         List<Future<List<Long>>> out = new ArrayList<>(Collections.nCopies(calls.size(), null));
         for (List<Integer> group : byNode.values()) {
-            List<CheckCall> members = new ArrayList<>(group.size());
-            group.forEach(i -> members.add(calls.get(i)));
-            List<Future<List<Long>>> replies = members.size() == 1
-                    ? List.of(run(members.get(0)))
-                    : CoalescedChecks.split(onOneNode(members), members);
-            for (int j = 0; j < group.size(); j++) {
-                out.set(group.get(j), replies.get(j));
+            if (group.size() == 1) {
+                out.set(group.get(0), run(calls.get(group.get(0))));
+                continue;
+            }
+            // the checks in the first one's slot first, in order, then the others in order: checks of one
+            // bucket share a slot, so each bucket's checks keep their order
+            int slot = slots[group.get(0)];
+            List<Integer> ordered = new ArrayList<>(group.size());
+            for (int i : group) {
+                if (slots[i] == slot) {
+                    ordered.add(i);
+                }
+            }
+            int declared = ordered.size();
+            for (int i : group) {
+                if (slots[i] != slot) {
+                    ordered.add(i);
+                }
+            }
+            List<CheckCall> members = new ArrayList<>(ordered.size());
+            ordered.forEach(i -> members.add(calls.get(i)));
+            List<Future<List<Long>>> replies = CoalescedChecks.split(onOneNode(members, declared), members);
+            for (int j = 0; j < ordered.size(); j++) {
+                out.set(ordered.get(j), replies.get(j));
             }
         }
         return out;
     }
 
-    /** {@code members}, whose keys all live on one node, as one call; one by one when a key is not there. */
-    private Future<List<Long>> onOneNode(List<CheckCall> members) {
-        List<String> args = CheckCall.together(members).evalArgsOnOneNode();
+    /**
+     * {@code members}, whose keys all live on one node, as one call, the first {@code declared} (of one slot)
+     * declared; one by one when a key is not on that node.
+     */
+    private Future<List<Long>> onOneNode(List<CheckCall> members, int declared) {
+        List<String> args = CheckCall.together(members).evalArgsOnOneNode(declared);
         return healed(redis.send(request(Command.EVALSHA, ON_NODE.sha1(), args)), ON_NODE, args).recover(err -> {
             if (!isNotLocal(err)) {
                 return Future.failedFuture(err);

@@ -38,14 +38,24 @@ final class SlotOwners {
         this.owners = owners;
     }
 
-    /** The {@code host:port} of the primary serving {@code key}, or null when not known (yet). */
-    String ownerOf(String key) {
+    /** The hash slot of {@code key}. */
+    static int slotOf(String key) {
+        return ZModem.generate(key);
+    }
+
+    /** The {@code host:port} of the primary serving {@code slot}, or null when not known (yet). */
+    String ownerOf(int slot) {
         String[] known = owners;
         if (known == null) {
             refresh();
             return null;
         }
-        return known[ZModem.generate(key)];
+        return known[slot];
+    }
+
+    /** The {@code host:port} of the primary serving {@code key}, or null when not known (yet). */
+    String ownerOf(String key) {
+        return ownerOf(slotOf(key));
     }
 
     /** Asks the cluster for its map again, unless a question is already out. */

@@ -2,6 +2,7 @@ package io.tollgate.gateway.store;
 
 import static io.tollgate.gateway.store.OnLoopTestBase.all;
 import static io.tollgate.gateway.store.OnLoopTestBase.onLoop;
+import static io.tollgate.gateway.store.OnLoopTestBase.startOnLoop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -144,6 +147,53 @@ class ClusterCoalescingTest {
                 .isEqualTo(cluster.ownerOf(someKey));
         assertThat(calls("evalsha") - evalshas).as("with the map fresh, one call per node")
                 .isEqualTo(primaries.size());
+    }
+
+    @Test
+    void aSlotMovingToAnotherNodeCostsNoAnswerNoSecondSpendAndNoKeyAheadOfItsMove() throws Exception {
+        Context loop = vertx.getOrCreateContext();
+        RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
+        String run = "moving-" + System.nanoTime();
+        // six buckets of one client (one slot, six rules), checked after the other clients' in each turn
+        List<Bucket> mover = IntStream.range(0, 6)
+                .mapToObj(i -> new Bucket(CounterKeys.key("cluster." + run + "-rule" + i, "mover"), FIVE))
+                .toList();
+        List<String> keys = mover.stream().map(Bucket::key).toList();
+        int slot = cluster.slotOf(keys.get(0));
+        String from = cluster.ownerOf(keys.get(0));
+        String to = cluster.primaries().stream().filter(p -> !p.equals(from)).findFirst().orElseThrow();
+        List<List<Decision>> before = onLoop(loop, () -> all(turnWith(store, run, mover)));
+
+        cluster.startMoving(slot, from, to);
+        cluster.moveKeys(from, to, keys.subList(0, 3)); // half moved: the source answers ASK for those
+        List<Future<List<Decision>>> fired = new CopyOnWriteArrayList<>();
+        CompletableFuture<List<List<Decision>>> during = startOnLoop(loop, () -> {
+            fired.addAll(turnWith(store, run, mover));
+            return all(fired);
+        });
+        // the other clients' checks are in, the mover's may wait (TRYAGAIN: its keys are on both nodes now)
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> fired.stream().filter(Future::isComplete).count() >= CLIENTS);
+        // MIGRATE refuses a key the target already has: no check may have written one there ahead of its move
+        cluster.moveKeys(from, to, keys.subList(3, 6));
+        cluster.finishMoving(slot, to); // the gateway's map and the client's still say the source
+        List<List<Decision>> duringAnswers = during.get(20, TimeUnit.SECONDS);
+        List<List<Decision>> after = onLoop(loop, () -> all(turnWith(store, run, mover)));
+
+        assertThat(before).allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(4L));
+        assertThat(duringAnswers).as("mid-move: every check answered, each bucket spent once")
+                .allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(3L));
+        assertThat(after).as("moved: every check answered, each bucket spent once")
+                .allSatisfy(d -> assertThat(d).extracting(Decision::remaining).containsExactly(2L));
+        assertThat(cluster.ownerOf(keys.get(0))).isEqualTo(to);
+        keys.forEach(k -> assertThat(RedisCli.run(RedisCli.port(to), "EXISTS", k)).as(k).isEqualTo("1"));
+    }
+
+    /** One check each for {@code CLIENTS} clients of {@code run} and for each of {@code more}, asked now. */
+    private static List<Future<List<Decision>>> turnWith(RedisRateLimiter store, String run, List<Bucket> more) {
+        List<Future<List<Decision>>> checks = new ArrayList<>(turn(store, run, CLIENTS));
+        more.forEach(b -> checks.add(store.check(List.of(b))));
+        return checks;
     }
 
     /** One check each for {@code clients} clients of {@code run}, asked now (on the caller's loop). */

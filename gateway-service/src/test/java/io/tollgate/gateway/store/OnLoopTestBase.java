@@ -45,6 +45,16 @@ abstract class OnLoopTestBase {
 
     /** Runs {@code action} on the event loop of {@code context} and waits for what it returns. */
     static <T> T onLoop(Context context, Supplier<Future<T>> action) throws Exception {
+        CompletableFuture<T> result = startOnLoop(context, action);
+        try {
+            return result.get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    /** Runs {@code action} on the event loop of {@code context}; what it returns, when it is in. */
+    static <T> CompletableFuture<T> startOnLoop(Context context, Supplier<Future<T>> action) {
         CompletableFuture<T> result = new CompletableFuture<>();
         context.runOnContext(v -> action.get().onComplete(r -> {
             if (r.succeeded()) {
@@ -53,10 +63,6 @@ abstract class OnLoopTestBase {
                 result.completeExceptionally(r.cause());
             }
         }));
-        try {
-            return result.get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
+        return result;
     }
 }
