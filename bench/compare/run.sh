@@ -42,6 +42,8 @@
 #      MAX_SECONDS [1500]: the whole run is stopped (and cleaned up) past this
 #      REDIS_SCHED [other]: fifo runs the bench's Redis real-time (chrt -f 1, root), so it never waits for a
 #                  core behind wrk, nginx or the gateway: a diagnosis of the paced p99, as if Redis had a core
+#      GATEWAY_SCHED [other]: fifo runs Tollgate's event-loop threads real-time the same way (its other
+#                  threads, JIT and GC among them, stay as they are): the same diagnosis for the gateway
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,6 +72,7 @@ GATEWAY_JAR=${GATEWAY_JAR:-"$ROOT/gateway-service/target/quarkus-app/quarkus-run
 AOT_DIR=${AOT_DIR:-"$ROOT/gateway-service/target/aot-jar"}
 MAX_SECONDS=${MAX_SECONDS:-1500}
 REDIS_SCHED=${REDIS_SCHED:-other}
+GATEWAY_SCHED=${GATEWAY_SCHED:-other}
 PEER_DIR="$ROOT/bench/peers/spring-cloud-gateway"
 PEER_JAR="$PEER_DIR/target/scg-peer.jar"
 COMMAND_LINE="bench/compare/run.sh${*:+ $*}"
@@ -291,7 +294,7 @@ measure() {
   echo "machine	$(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB RAM ($(free -m | awk '/^Mem:/{print $2}') MiB), $(uname -sr)"
   echo "load_before	$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "command	$COMMAND_LINE"
-  echo "settings	wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s over $KEYS keys, $ROUNDS rounds, warm-up ${WARMUP}s (SCG ${SCG_WARMUP}s, nginx 2s), flood wrk -t1 -c$FLOOD_CONNECTIONS, nginx backend workers $BACKEND_WORKERS, proxy workers $PROXY_WORKERS, Redis scheduled $REDIS_SCHED"
+  echo "settings	wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s over $KEYS keys, $ROUNDS rounds, warm-up ${WARMUP}s (SCG ${SCG_WARMUP}s, nginx 2s), flood wrk -t1 -c$FLOOD_CONNECTIONS, nginx backend workers $BACKEND_WORKERS, proxy workers $PROXY_WORKERS, Redis scheduled $REDIS_SCHED, gateway event loops scheduled $GATEWAY_SCHED"
   echo "tollgate_java	$(java -version 2>&1 | head -1) $TOLLGATE_JAVA_OPTS (fast-jar)"
   echo "scg_java	$(java -version 2>&1 | head -1) ${SCG_JAVA_OPTS:-(JVM defaults)}"
   echo "versions	$(nginx -v 2>&1 | sed 's/.*: //'), Redis $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/'), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"
@@ -309,6 +312,16 @@ if has requests || has paced; then
   wait_for 10 curl -fs "http://127.0.0.1:$PROXY/" || { echo "nginx proxy did not answer" >&2; exit 1; }
   wait_for 120 checked "http://127.0.0.1:$TOLLGATE/limited/x" RateLimit-Policy \
     || { tail -30 "$WORK/tollgate.log" >&2; echo "tollgate did not answer a checked 200" >&2; exit 1; }
+  case $GATEWAY_SCHED in # a diagnosis, as REDIS_SCHED
+    other) ;;
+    fifo)
+      for task in /proc/"$TOLLGATE_PID"/task/*; do
+        if [[ "$(cat "$task/comm")" == vert.x-eventloo* ]]; then
+          chrt -f -p 1 "${task##*/}" || { echo "GATEWAY_SCHED=fifo: chrt could not (it needs root)" >&2; exit 1; }
+        fi
+      done ;;
+    *) echo "GATEWAY_SCHED: 'other' or 'fifo', not '$GATEWAY_SCHED'" >&2; exit 1 ;;
+  esac
   wait_for 120 checked "http://127.0.0.1:$SCG/x" X-RateLimit-Remaining \
     || { tail -30 "$WORK/scg.log" >&2; echo "the SCG peer did not answer a checked 200" >&2; exit 1; }
   [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'X-API-Key: flooder' "http://127.0.0.1:$TOLLGATE/flood/x")" = 200 ] \
