@@ -20,23 +20,17 @@ if not (m and m >= 0 and m % 1 == 0 and m < #ARGV) then
   return redis.error_reply('ERR tollgate check: the count of keys in ARGV must be a whole number from 0 to '
     .. (#ARGV - 1) .. ', was "' .. tostring(ARGV[1]) .. '"')
 end
+local keys, args = KEYS, {}
 if m > 0 then
-  local keys, args = {}, {}
-  local declared = #KEYS
-  for i = 1, declared do
+  keys = {}
+  for i = 1, #KEYS do
     keys[i] = KEYS[i]
   end
   for i = 1, m do
-    keys[declared + i] = ARGV[1 + i]
+    keys[#KEYS + i] = ARGV[1 + i]
   end
-  for i = m + 2, #ARGV do
-    args[i - m - 1] = ARGV[i]
-  end
-  KEYS, ARGV = keys, args
-else
-  local args = {}
-  for i = 2, #ARGV do
-    args[i - 1] = ARGV[i]
-  end
-  ARGV = args
 end
+for i = m + 2, #ARGV do
+  args[i - m - 1] = ARGV[i]
+end
+KEYS, ARGV = keys, args

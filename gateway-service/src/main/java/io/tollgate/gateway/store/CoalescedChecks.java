@@ -19,8 +19,9 @@ import io.vertx.core.Vertx;
  * checks, whose dispatch, script lookup, {@code TIME} and reply are paid once (callgrind: 36 % fewer
  * instructions per check with 13 together, bench/README.md). On a Cluster, as one call per node that serves
  * some of them ({@code check_on_node}: a script's declared keys must share a slot, and different clients'
- * keys do not, so only the first client's are declared). Either way each client's check is all-or-nothing on
- * its own, in the order asked.
+ * keys do not, so only the keys of the first check's slot are declared). Either way each client's check is
+ * all-or-nothing on its own, in the order asked, and each script call's reply is shared out by
+ * {@link #answer}.
  * <p>
  * A call stands or falls as a whole: when it fails (a timeout, a dropped connection, an
  * error from Redis) every check in it fails, and the failure policy answers them as it answers any store
@@ -31,10 +32,13 @@ final class CoalescedChecks {
     /** At most this many checks per call: Redis runs a call's checks without serving anyone else. */
     static final int MAX_BATCH = 32;
 
-    /** Sends the checks of one loop turn: one future per call, in order, each with its reply's integers. */
+    /**
+     * Sends the checks of one loop turn, {@code calls}, and settles {@code replies.get(i)} with the decisions
+     * of {@code calls.get(i)}, each script call's through {@link #answer}.
+     */
     interface Sender {
 
-        List<Future<List<Long>>> send(List<CheckCall> calls);
+        void send(List<CheckCall> calls, List<Promise<List<Decision>>> replies);
     }
 
     private final Sender sender;
@@ -50,22 +54,34 @@ final class CoalescedChecks {
         this.alone = alone;
     }
 
-    /** The standalone sender: one call of the script for all, its reply split by call in order. */
+    /** The standalone sender: one call of the script for all. */
     static Sender together(Function<CheckCall, Future<List<Long>>> send) {
-        return calls -> split(send.apply(CheckCall.together(calls)), calls);
+        return (calls, replies) -> answer(send.apply(CheckCall.together(calls)), calls, replies);
     }
 
-    /** The reply of {@link CheckCall#together}{@code (calls)}, as each call's own slice, in order. */
-    static List<Future<List<Long>>> split(Future<List<Long>> reply, List<CheckCall> calls) {
-        List<Future<List<Long>>> out = new ArrayList<>(calls.size());
-        int at = 0;
-        for (CheckCall call : calls) {
-            int from = at;
-            int to = at + 4 * call.keys().size();
-            out.add(reply.map(all -> all.subList(Math.min(from, all.size()), Math.min(to, all.size()))));
-            at = to;
-        }
-        return out;
+    /**
+     * Settles {@code replies} from {@code reply}, the integers of {@link CheckCall#together}{@code (calls)}:
+     * each call parses its own slice, in order; a failed reply fails them all.
+     */
+    static void answer(Future<List<Long>> reply, List<CheckCall> calls, List<Promise<List<Decision>>> replies) {
+        reply.onComplete(integers -> {
+            if (integers.failed()) {
+                replies.forEach(p -> p.tryFail(integers.cause()));
+                return;
+            }
+            List<Long> all = integers.result();
+            int at = 0;
+            for (int i = 0; i < calls.size(); i++) {
+                CheckCall call = calls.get(i);
+                int end = Math.min(at + 4 * call.keys().size(), all.size());
+                try {
+                    replies.get(i).tryComplete(call.parse(all.subList(at, end)));
+                } catch (IllegalArgumentException wrongShape) {
+                    replies.get(i).tryFail(wrongShape);
+                }
+                at = end;
+            }
+        });
     }
 
     /** Queues {@code call} for the end of the calling event loop's batch; off an event loop, sends it alone. */
@@ -103,28 +119,11 @@ final class CoalescedChecks {
             }
             calls = new ArrayList<>();
             replies = new ArrayList<>();
-            List<Future<List<Long>>> sent;
             try {
-                sent = sender.send(sending);
+                sender.send(sending, waiting);
             } catch (RuntimeException cannotSend) {
                 // e.g. checks that differ in cost: fail them, never leave them waiting
-                waiting.forEach(p -> p.fail(cannotSend));
-                return;
-            }
-            for (int i = 0; i < sending.size(); i++) {
-                CheckCall call = sending.get(i);
-                Promise<List<Decision>> reply = waiting.get(i);
-                sent.get(i).onComplete(integers -> {
-                    if (integers.failed()) {
-                        reply.fail(integers.cause());
-                        return;
-                    }
-                    try {
-                        reply.complete(call.parse(integers.result()));
-                    } catch (IllegalArgumentException wrongShape) {
-                        reply.fail(wrongShape);
-                    }
-                });
+                waiting.forEach(p -> p.tryFail(cannotSend));
             }
         }
     }

@@ -1,7 +1,6 @@
 package io.tollgate.gateway.store;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +15,7 @@ import io.tollgate.counter.Policy;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -77,19 +77,18 @@ final class RedisRateLimiter implements RateLimiter {
         return coalesced != null ? coalesced.check(call) : run(call).map(call::parse);
     }
 
-    /** One call of the script: {@code EVALSHA}, and on {@code NOSCRIPT} the same call with the text. */
+    /** One call of the check script. */
     private Future<List<Long>> run(CheckCall call) {
-        List<String> args = call.evalArgs();
-        return healed(redis.send(request(Command.EVALSHA, SCRIPT.sha1(), args)), SCRIPT, args);
+        return eval(SCRIPT, call.evalArgs());
     }
 
     /**
-     * The integers of the reply to {@code script} with {@code args}, {@code sent} as {@code EVALSHA}; on
+     * The integers of the reply to {@code script} with {@code args}, sent as {@code EVALSHA}; on
      * {@code NOSCRIPT} (a restarted node, a failover, {@code SCRIPT FLUSH}) the call again with the script's
      * text ({@code EVAL}), which loads it on the node that runs it.
      */
-    private Future<List<Long>> healed(Future<Response> sent, CounterScripts.Script script, List<String> args) {
-        return sent.recover(err -> {
+    private Future<List<Long>> eval(CounterScripts.Script script, List<String> args) {
+        return redis.send(request(Command.EVALSHA, script.sha1(), args)).recover(err -> {
             if (!isNoScript(err)) {
                 return Future.failedFuture(err);
             }
@@ -107,9 +106,10 @@ final class RedisRateLimiter implements RateLimiter {
      * and fails the call before writing anything (the script reads every bucket first): the map is asked for
      * again and those checks go one by one.
      */
-    private List<Future<List<Long>>> perNode(List<CheckCall> calls) {
+    private void perNode(List<CheckCall> calls, List<Promise<List<Decision>>> replies) {
         if (calls.size() == 1) {
-            return List.of(run(calls.get(0)));
+            CoalescedChecks.answer(run(calls.get(0)), calls, replies);
+            return;
         }
         int[] slots = new int[calls.size()];
         Map<String, List<Integer>> byNode = new HashMap<>();
@@ -118,35 +118,28 @@ final class RedisRateLimiter implements RateLimiter {
             String owner = owners.ownerOf(slots[i]);
             byNode.computeIfAbsent(owner == null ? "?" + i : owner, n -> new ArrayList<>(4)).add(i);
         }
-        List<Future<List<Long>>> out = new ArrayList<>(Collections.nCopies(calls.size(), null));
         for (List<Integer> group : byNode.values()) {
-            if (group.size() == 1) {
-                out.set(group.get(0), run(calls.get(group.get(0))));
-                continue;
-            }
             // the checks in the first one's slot first, in order, then the others in order: checks of one
             // bucket share a slot, so each bucket's checks keep their order
             int slot = slots[group.get(0)];
-            List<Integer> ordered = new ArrayList<>(group.size());
+            List<CheckCall> members = new ArrayList<>(group.size());
+            List<Promise<List<Decision>>> answers = new ArrayList<>(group.size());
             for (int i : group) {
                 if (slots[i] == slot) {
-                    ordered.add(i);
+                    members.add(calls.get(i));
+                    answers.add(replies.get(i));
                 }
             }
-            int declared = ordered.size();
+            int declared = members.size();
             for (int i : group) {
                 if (slots[i] != slot) {
-                    ordered.add(i);
+                    members.add(calls.get(i));
+                    answers.add(replies.get(i));
                 }
             }
-            List<CheckCall> members = new ArrayList<>(ordered.size());
-            ordered.forEach(i -> members.add(calls.get(i)));
-            List<Future<List<Long>>> replies = CoalescedChecks.split(onOneNode(members, declared), members);
-            for (int j = 0; j < ordered.size(); j++) {
-                out.set(ordered.get(j), replies.get(j));
-            }
+            CoalescedChecks.answer(members.size() == 1 ? run(members.get(0)) : onOneNode(members, declared),
+                    members, answers);
         }
-        return out;
     }
 
     /**
@@ -154,8 +147,7 @@ final class RedisRateLimiter implements RateLimiter {
      * declared; one by one when a key is not on that node.
      */
     private Future<List<Long>> onOneNode(List<CheckCall> members, int declared) {
-        List<String> args = CheckCall.together(members).evalArgsOnOneNode(declared);
-        return healed(redis.send(request(Command.EVALSHA, ON_NODE.sha1(), args)), ON_NODE, args).recover(err -> {
+        return eval(ON_NODE, CheckCall.together(members).evalArgsOnOneNode(declared)).recover(err -> {
             if (!isNotLocal(err)) {
                 return Future.failedFuture(err);
             }
