@@ -17,7 +17,10 @@
 #    CPU µs per request.
 # 2. Latency at half saturation: tollgate-off and tollgate-rule alternately, paced by keys.lua's delay()
 #    to half of tollgate-rule's median req/s measured in part 1 (wrk has no fixed rate and Debian has no
-#    wrk2): p99 added by the limiter = p99(rule) - p99(off) at the same offered rate.
+#    wrk2): p99 added by the limiter = p99(rule) - p99(off) at the same offered rate. The control, in turn with
+#    them: tollgate-hop, the gateway with no rule sending /hop/ through the nginx proxy to the backend, so
+#    one more loopback round trip to a C server that does next to nothing (as the check's trip to Redis):
+#    p99(hop) - p99(off) is what one such round trip adds to the p99 on this machine at this rate.
 # 3. Footprint: launch to the first proxied 200 that the limiter checked (first_proxied.py, polled every
 #    5 ms), RSS at that answer, and VmRSS/RssAnon after LOAD_SECONDS of the same wrk load, median of
 #    FOOTPRINT_RUNS starts (the modes take turns; the load on the last start of each mode):
@@ -44,6 +47,10 @@
 #                  core behind wrk, nginx or the gateway: a diagnosis of the paced p99, as if Redis had a core
 #      GATEWAY_SCHED [other]: fifo runs Tollgate's event-loop threads real-time the same way (its other
 #                  threads, JIT and GC among them, stay as they are): the same diagnosis for the gateway
+#      Both also take slice:US: the threads stay ordinary (SCHED_OTHER, their nice kept) but ask the
+#                  scheduler for a slice of US µs (Linux >= 6.12, EEVDF; slice.py), so a wake-up may preempt
+#                  a task with a longer slice instead of waiting for it (default slice here: slice.py get);
+#                  the gateway's slice is set on all its threads
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -176,7 +183,8 @@ wait_for 10 redis-cli -p "$REDIS" ping
 case $REDIS_SCHED in # a diagnosis, not a setting of any figure in the README's table
   other) ;;
   fifo) chrt -a -f -p 1 "$REDIS_PID" || { echo "REDIS_SCHED=fifo: chrt could not (it needs root)" >&2; exit 1; } ;;
-  *) echo "REDIS_SCHED: 'other' or 'fifo', not '$REDIS_SCHED'" >&2; exit 1 ;;
+  slice:*) python3 "$HERE/slice.py" "${REDIS_SCHED#slice:}" $(ls /proc/"$REDIS_PID"/task) ;;
+  *) echo "REDIS_SCHED: 'other', 'fifo' or 'slice:US', not '$REDIS_SCHED'" >&2; exit 1 ;;
 esac
 
 cat >"$WORK/rules.json" <<JSON
@@ -304,7 +312,9 @@ measure() {
 if has requests || has paced; then
   nginx_conf proxy "$PROXY" "$PROXY_WORKERS"
   # shellcheck disable=SC2046,SC2086 # the env and options are lists
-  env $(tollgate_env "$TOLLGATE") java $TOLLGATE_JAVA_OPTS -jar "$GATEWAY_JAR" >"$WORK/tollgate.log" 2>&1 &
+  # /hop/ goes through the nginx proxy: tollgate-hop, the paced part's control
+  env $(tollgate_env "$TOLLGATE") java $TOLLGATE_JAVA_OPTS -Dtollgate.gateway.routes.hop.prefix=/hop \
+    -Dtollgate.gateway.routes.hop.url="http://127.0.0.1:$PROXY" -jar "$GATEWAY_JAR" >"$WORK/tollgate.log" 2>&1 &
   TOLLGATE_PID=$!; PIDS+=("$TOLLGATE_PID")
   # shellcheck disable=SC2046,SC2086
   env $(scg_env "$SCG") java $SCG_JAVA_OPTS -jar "$PEER_JAR" >"$WORK/scg.log" 2>&1 &
@@ -320,7 +330,9 @@ if has requests || has paced; then
           chrt -f -p 1 "${task##*/}" || { echo "GATEWAY_SCHED=fifo: chrt could not (it needs root)" >&2; exit 1; }
         fi
       done ;;
-    *) echo "GATEWAY_SCHED: 'other' or 'fifo', not '$GATEWAY_SCHED'" >&2; exit 1 ;;
+    slice:*) # every thread, so the ones started later (they inherit it) have it too
+      python3 "$HERE/slice.py" "${GATEWAY_SCHED#slice:}" $(ls /proc/"$TOLLGATE_PID"/task) ;;
+    *) echo "GATEWAY_SCHED: 'other', 'fifo' or 'slice:US', not '$GATEWAY_SCHED'" >&2; exit 1 ;;
   esac
   wait_for 120 checked "http://127.0.0.1:$SCG/x" X-RateLimit-Remaining \
     || { tail -30 "$WORK/scg.log" >&2; echo "the SCG peer did not answer a checked 200" >&2; exit 1; }
@@ -334,6 +346,7 @@ if has requests || has paced; then
     [nginx]="http://127.0.0.1:$PROXY /x proxy"
     [tollgate-off]="http://127.0.0.1:$TOLLGATE /open/x $TOLLGATE_PID"
     [tollgate-rule]="http://127.0.0.1:$TOLLGATE /limited/x $TOLLGATE_PID"
+    [tollgate-hop]="http://127.0.0.1:$TOLLGATE /hop/x $TOLLGATE_PID"
     [tollgate-flood]="http://127.0.0.1:$TOLLGATE /limited/x $TOLLGATE_PID"
     [scg]="http://127.0.0.1:$SCG /x $SCG_PID"
   )
@@ -377,9 +390,10 @@ if has requests || has paced; then
     # the gateway's store latency histogram around the paced rounds: only tollgate-rule's requests check,
     # so the difference is how long their checks took (summarise.py reads quantiles off the buckets)
     store_latency() { curl -fs "http://127.0.0.1:$TOLLGATE/q/metrics" | grep '^tollgate_store_latency_seconds_bucket' || true; }
+    wrk_run "http://127.0.0.1:$TOLLGATE" /hop/x 2 >/dev/null # the control's upstream connections
     store_latency >"$WORK/store-latency-before.txt"
     for round in $(seq 1 "$PACED_ROUNDS"); do
-      for variant in tollgate-off tollgate-rule; do run_variant paced "$variant" "$round" "$rate"; done
+      for variant in tollgate-off tollgate-hop tollgate-rule; do run_variant paced "$variant" "$round" "$rate"; done
     done
     store_latency >"$WORK/store-latency-after.txt"
   fi

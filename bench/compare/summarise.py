@@ -14,6 +14,7 @@ LABELS = {
     "nginx": "nginx, plain reverse proxy",
     "tollgate-off": "Tollgate, no matching rule",
     "tollgate-rule": "Tollgate, one rule (nothing rejected)",
+    "tollgate-hop": "Tollgate, no rule, one more hop (through the nginx proxy)",
     "tollgate-flood": "Tollgate, one rule, flood from one rejected key",
     "scg": "Spring Cloud Gateway + RedisRateLimiter",
 }
@@ -192,7 +193,7 @@ def main():
               "| gateway threads' wait for a core, µs per run | Redis's | failure-mode decisions |")
         print("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
         pm = {}
-        for variant in ["tollgate-off", "tollgate-rule"]:
+        for variant in ["tollgate-off", "tollgate-hop", "tollgate-rule"]:
             mine = [r for r in paced if r["variant"] == variant]
             if not mine:
                 continue
@@ -201,10 +202,10 @@ def main():
             print(f"| {LABELS[variant]} | {rate} | {fmt(m['rps'])} | {ms(m['p50'])} | {ms(m['p99'])} | {ms(m['p999'])} "
                   f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} | {fmt(m['wait'], 1)} "
                   f"| {fmt(m['redis_wait'], 1)} | {fallbacks(mine)} |")
-        if len(pm) == 2:
-            def added(field):
-                return [num(b[field]) - num(a[field]) for a in pm["tollgate-off"] for b in pm["tollgate-rule"]
-                        if a["round"] == b["round"]]
+        def added(field, variant="tollgate-rule"):
+            return [num(b[field]) - num(a[field]) for a in pm["tollgate-off"] for b in pm[variant]
+                    if a["round"] == b["round"]]
+        if "tollgate-off" in pm and "tollgate-rule" in pm:
             added99, added50 = added("p99"), added("p50")
             spread = max(max(num(r["p99"]) for r in pm[v]) - min(num(r["p99"]) for r in pm[v]) for v in pm)
             median99 = median(added99)
@@ -221,6 +222,15 @@ def main():
                   f"{' '.join(f'{v / 1000:+.2f}' for v in added99)} ms (median {median99 / 1000:+.2f}). Goal p99 ≤ 1 ms: "
                   f"{verdict}. wrk times each request from its write, so these are service times at the offered rate, "
                   "not corrected for coordinated omission as wrk2 would.")
+        if "tollgate-off" in pm and "tollgate-hop" in pm:
+            hop99, hop50 = added("p99", "tollgate-hop"), added("p50", "tollgate-hop")
+            print()
+            print(f"The control, one more loopback round trip with no limiter (hop − off, the same rounds): p50 "
+                  f"{' '.join(f'{v / 1000:+.2f}' for v in hop50)} ms (median {median(hop50) / 1000:+.2f}), p99 "
+                  f"{' '.join(f'{v / 1000:+.2f}' for v in hop99)} ms (median {median(hop99) / 1000:+.2f}). The "
+                  "check's trip to Redis is one such round trip; what the limiter adds beyond it is its own"
+                  + (f": p99 rule − hop, median of the rounds {median([r - h for r, h in zip(added99, hop99)]) / 1000:+.2f} ms."
+                     if "tollgate-rule" in pm and len(hop99) == len(added99) else "."))
         store = store_latency(work)
         if store:
             print()
