@@ -137,30 +137,31 @@ final class RedisRateLimiter implements RateLimiter {
                     answers.add(replies.get(i));
                 }
             }
-            CoalescedChecks.answer(members.size() == 1 ? run(members.get(0)) : onOneNode(members, declared),
-                    members, answers);
+            if (members.size() == 1) {
+                CoalescedChecks.answer(run(members.get(0)), members, answers);
+            } else {
+                onOneNode(members, answers, declared);
+            }
         }
     }
 
     /**
      * {@code members}, whose keys all live on one node, as one call, the first {@code declared} (of one slot)
-     * declared; one by one when a key is not on that node.
+     * declared; when a key is not on that node, one by one, each answered by its own call.
      */
-    private Future<List<Long>> onOneNode(List<CheckCall> members, int declared) {
-        return eval(ON_NODE, CheckCall.together(members).evalArgsOnOneNode(declared)).recover(err -> {
-            if (!isNotLocal(err)) {
-                return Future.failedFuture(err);
+    private void onOneNode(List<CheckCall> members, List<Promise<List<Decision>>> answers, int declared) {
+        Future<List<Long>> reply = eval(ON_NODE, CheckCall.together(members).evalArgsOnOneNode(declared));
+        reply.onComplete(done -> {
+            if (reply.succeeded() || !isNotLocal(reply.cause())) {
+                CoalescedChecks.answer(reply, members, answers);
+                return;
             }
             LOG.debugf("a key of %d checks was not on the node of %s: asking for the map again, sending them "
                     + "one by one", members.size(), members.get(0).keys().get(0));
             owners.refresh();
-            List<Future<List<Long>>> alone = new ArrayList<>(members.size());
-            members.forEach(call -> alone.add(run(call)));
-            return Future.all(alone).map(done -> {
-                List<Long> all = new ArrayList<>();
-                alone.forEach(reply -> all.addAll(reply.result()));
-                return all;
-            });
+            for (int i = 0; i < members.size(); i++) {
+                CoalescedChecks.answer(run(members.get(i)), members.subList(i, i + 1), answers.subList(i, i + 1));
+            }
         });
     }
 

@@ -150,6 +150,30 @@ class ClusterCoalescingTest {
     }
 
     @Test
+    void afterAStaleMapEachCheckSentAloneIsAnsweredByItsOwnCall() throws Exception {
+        Context loop = vertx.getOrCreateContext();
+        String[] everythingOnOneNode = new String[16_384];
+        Arrays.fill(everythingOnOneNode, "127.0.0.1:1");
+        RedisRateLimiter store = new RedisRateLimiter(redis, true, new SlotOwners(redis, everythingOnOneNode));
+        String run = "alone-" + System.nanoTime();
+        // the last client's bucket is a hash: read alone, it is a WRONGTYPE error; in the call for all, a key
+        // of another node comes first and the node refuses the whole call
+        String broken = bucket(run, "client-" + (CLIENTS - 1)).key();
+        RedisCli.run(RedisCli.port(cluster.ownerOf(broken)), "HSET", broken, "not", "a bucket");
+
+        List<Future<List<Decision>>> checks = onLoop(loop, () -> {
+            List<Future<List<Decision>>> turn = turn(store, run, CLIENTS);
+            return Future.join(new ArrayList<>(turn)).transform(settled -> Future.succeededFuture(turn));
+        });
+
+        assertThat(checks.get(CLIENTS - 1).failed()).as("the check of the hash").isTrue();
+        assertThat(checks.get(CLIENTS - 1).cause()).hasMessageContaining("WRONGTYPE");
+        assertThat(checks.subList(0, CLIENTS - 1)).as("the others, each answered by its own call, spent once")
+                .allSatisfy(check -> assertThat(check.result()).extracting(Decision::remaining)
+                        .containsExactly(4L));
+    }
+
+    @Test
     void aSlotMovingToAnotherNodeCostsNoAnswerNoSecondSpendAndNoKeyAheadOfItsMove() throws Exception {
         Context loop = vertx.getOrCreateContext();
         RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
