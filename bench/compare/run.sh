@@ -51,6 +51,10 @@
 #                  scheduler for a slice of US µs (Linux >= 6.12, EEVDF; slice.py), so a wake-up may preempt
 #                  a task with a longer slice instead of waiting for it (default slice here: slice.py get);
 #                  the gateway's slice is set on all its threads
+#      RULE_LIMIT [1000000000] RULE_PERIOD [1s]: bench.keys's rate (its burst is 10^9, so it never rejects here).
+#                  By default a bucket is full again a nanosecond after a spend, so it expires at once and
+#                  every check writes a new key (the store's worst case); RULE_LIMIT=1 RULE_PERIOD=1h keeps
+#                  every bucket for the whole run (each check rewrites a key that is there)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -80,6 +84,8 @@ AOT_DIR=${AOT_DIR:-"$ROOT/gateway-service/target/aot-jar"}
 MAX_SECONDS=${MAX_SECONDS:-1500}
 REDIS_SCHED=${REDIS_SCHED:-other}
 GATEWAY_SCHED=${GATEWAY_SCHED:-other}
+RULE_LIMIT=${RULE_LIMIT:-1000000000}
+RULE_PERIOD=${RULE_PERIOD:-1s}
 PEER_DIR="$ROOT/bench/peers/spring-cloud-gateway"
 PEER_JAR="$PEER_DIR/target/scg-peer.jar"
 COMMAND_LINE="bench/compare/run.sh${*:+ $*}"
@@ -190,7 +196,7 @@ esac
 cat >"$WORK/rules.json" <<JSON
 {"version":1,"rules":[
  {"id":"bench.keys","match":{"path":"/limited/**"},"key":"api_key","algorithm":"token_bucket",
-  "limit":1000000000,"period":"1s","burst":1000000000},
+  "limit":$RULE_LIMIT,"period":"$RULE_PERIOD","burst":1000000000},
  {"id":"bench.flood","match":{"path":"/flood/**"},"key":"api_key","algorithm":"token_bucket",
   "limit":1,"period":"1s","burst":1}]}
 JSON
@@ -302,7 +308,7 @@ measure() {
   echo "machine	$(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB RAM ($(free -m | awk '/^Mem:/{print $2}') MiB), $(uname -sr)"
   echo "load_before	$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "command	$COMMAND_LINE"
-  echo "settings	wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s over $KEYS keys, $ROUNDS rounds, warm-up ${WARMUP}s (SCG ${SCG_WARMUP}s, nginx 2s), flood wrk -t1 -c$FLOOD_CONNECTIONS, nginx backend workers $BACKEND_WORKERS, proxy workers $PROXY_WORKERS, Redis scheduled $REDIS_SCHED, gateway event loops scheduled $GATEWAY_SCHED"
+  echo "settings	wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s over $KEYS keys, $ROUNDS rounds, warm-up ${WARMUP}s (SCG ${SCG_WARMUP}s, nginx 2s), flood wrk -t1 -c$FLOOD_CONNECTIONS, nginx backend workers $BACKEND_WORKERS, proxy workers $PROXY_WORKERS, Redis scheduled $REDIS_SCHED, gateway event loops scheduled $GATEWAY_SCHED, bench.keys $RULE_LIMIT per $RULE_PERIOD"
   echo "tollgate_java	$(java -version 2>&1 | head -1) $TOLLGATE_JAVA_OPTS (fast-jar)"
   echo "scg_java	$(java -version 2>&1 | head -1) ${SCG_JAVA_OPTS:-(JVM defaults)}"
   echo "versions	$(nginx -v 2>&1 | sed 's/.*: //'), Redis $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/'), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"

@@ -190,8 +190,8 @@ def main():
               "paced by keys.lua's delay()")
         print()
         print("| variant | offered req/s | achieved req/s | p50 ms | p99 ms | p99.9 ms | each round's p99 ms | CPU µs/req "
-              "| gateway threads' wait for a core, µs per run | Redis's | failure-mode decisions |")
-        print("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+              "| script calls/req | gateway threads' wait for a core, µs per run | Redis's | failure-mode decisions |")
+        print("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
         pm = {}
         for variant in ["tollgate-off", "tollgate-hop", "tollgate-rule"]:
             mine = [r for r in paced if r["variant"] == variant]
@@ -200,7 +200,8 @@ def main():
             m = {f: median([num(r[f]) for r in mine]) for f in RUN_FIELDS[4:]}
             pm[variant] = mine
             print(f"| {LABELS[variant]} | {rate} | {fmt(m['rps'])} | {ms(m['p50'])} | {ms(m['p99'])} | {ms(m['p999'])} "
-                  f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} | {fmt(m['wait'], 1)} "
+                  f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} | {fmt(m['scripts'], 3)} "
+                  f"| {fmt(m['wait'], 1)} "
                   f"| {fmt(m['redis_wait'], 1)} | {fallbacks(mine)} |")
         def added(field, variant="tollgate-rule"):
             return [num(b[field]) - num(a[field]) for a in pm["tollgate-off"] for b in pm[variant]
