@@ -18,6 +18,8 @@
 #      STORE (standalone | cluster: three primaries, no replicas, on free ports; Redis figures summed over them)
 #      KEYS (1: every request carries the API key "bench"; N: a key drawn at random from N per request, by
 #        bench/compare/keys.lua, so a cluster's checks spread over its shards)
+#      RATE (0: as fast as the connections go; N, with KEYS > 1: keys.lua paces the load runs to N req/s, e.g.
+#        half of saturation, where a loop turn carries fewer checks to a script call)
 #      PROFILE=yes: async-profiler (from Maven Central; Linux x86_64) samples each gateway's CPU during the
 #        timed load runs (not the warm-up), and the report splits every path's CPU per request by layer
 #        (bench/gateway/profile.py); PROFILE_INTERVAL (1ms) PROFILE_OUT (a directory to keep the collapsed
@@ -41,6 +43,8 @@ BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$GATEWAY_JAVA_OPTS}
 WARMUP=${WARMUP:-20s}
 STORE=${STORE:-standalone}
 KEYS=${KEYS:-1}
+RATE=${RATE:-0}
+[ "$RATE" = 0 ] || [ "$KEYS" != 1 ] || { echo "RATE needs KEYS > 1 (keys.lua paces)" >&2; exit 1; }
 PROFILE=${PROFILE:-}
 PROFILE_INTERVAL=${PROFILE_INTERVAL:-1ms}
 PROFILE_OUT=${PROFILE_OUT:-}
@@ -227,7 +231,7 @@ run() {
     out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$(url_of "$name")")
   else
     local url; url=$(url_of "$name")
-    out=$(PATH_TO="/$(cut -d/ -f4- <<<"$url")" KEYS="$KEYS" THREADS="$THREADS" \
+    out=$(PATH_TO="/$(cut -d/ -f4- <<<"$url")" KEYS="$KEYS" THREADS="$THREADS" RATE="$RATE" \
       wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -s "$ROOT/bench/compare/keys.lua" "$(cut -d/ -f1-3 <<<"$url")")
   fi
   c1=$(ticks "$gw"); e1=$(evalsha); r1=$(redis_ticks); m1=$(busy_ticks); q1=$(reads); h1=$(heap "$gw")
@@ -257,7 +261,7 @@ echo "warm-up..." >&2
 for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" >/dev/null; done
 
 RESULTS="$WORK/results"
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, rate: $RATE, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
 echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | checks/req | EVALSHA/req | checks per EVALSHA | Redis µs per check | Redis CPU µs/req | machine CPU µs/req | checks per Redis read | heap allocated KB/req |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
