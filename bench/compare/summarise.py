@@ -203,12 +203,13 @@ def main():
                   f"| {' '.join(ms(num(r['p99'])) for r in mine)} | {fmt(m['cpu'], 1)} | {fmt(m['scripts'], 3)} "
                   f"| {fmt(m['wait'], 1)} "
                   f"| {fmt(m['redis_wait'], 1)} | {fallbacks(mine)} |")
-        def added(field, variant="tollgate-rule"):
-            return [num(b[field]) - num(a[field]) for a in pm["tollgate-off"] for b in pm[variant]
-                    if a["round"] == b["round"]]
+        def added(field, variant="tollgate-rule", base="tollgate-off"):
+            """variant − base, round by round"""
+            return [num(b[field]) - num(a[field]) for a in pm[base] for b in pm[variant] if a["round"] == b["round"]]
         if "tollgate-off" in pm and "tollgate-rule" in pm:
             added99, added50 = added("p99"), added("p50")
-            spread = max(max(num(r["p99"]) for r in pm[v]) - min(num(r["p99"]) for r in pm[v]) for v in pm)
+            spread = max(max(num(r["p99"]) for r in pm[v]) - min(num(r["p99"]) for r in pm[v])
+                         for v in ["tollgate-off", "tollgate-rule"])
             median99 = median(added99)
             if spread > 1000:
                 verdict = (f"not shown by this run: the p99 of one variant moved by up to {spread / 1000:.1f} ms "
@@ -230,8 +231,8 @@ def main():
                   f"{' '.join(f'{v / 1000:+.2f}' for v in hop50)} ms (median {median(hop50) / 1000:+.2f}), p99 "
                   f"{' '.join(f'{v / 1000:+.2f}' for v in hop99)} ms (median {median(hop99) / 1000:+.2f}). The "
                   "check's trip to Redis is one such round trip; what the limiter adds beyond it is its own"
-                  + (f": p99 rule − hop, median of the rounds {median([r - h for r, h in zip(added99, hop99)]) / 1000:+.2f} ms."
-                     if "tollgate-rule" in pm and len(hop99) == len(added99) else "."))
+                  + (f": p99 rule − hop, median of the rounds {median(added('p99', base='tollgate-hop')) / 1000:+.2f} ms."
+                     if "tollgate-rule" in pm else "."))
         store = store_latency(work)
         if store:
             print()

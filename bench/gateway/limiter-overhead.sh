@@ -18,8 +18,9 @@
 #      STORE (standalone | cluster: three primaries, no replicas, on free ports; Redis figures summed over them)
 #      KEYS (1: every request carries the API key "bench"; N: a key drawn at random from N per request, by
 #        bench/compare/keys.lua, so a cluster's checks spread over its shards)
-#      RATE (0: as fast as the connections go; N, with KEYS > 1: keys.lua paces the load runs to N req/s, e.g.
-#        half of saturation, where a loop turn carries fewer checks to a script call)
+#      RATE (0: as fast as the connections go; N, with KEYS > 1: keys.lua paces the warm-up and load runs to
+#        N req/s, e.g. half of saturation, where a loop turn carries fewer checks to a script call; the light-load
+#        runs stay unpaced)
 #      PROFILE=yes: async-profiler (from Maven Central; Linux x86_64) samples each gateway's CPU during the
 #        timed load runs (not the warm-up), and the report splits every path's CPU per request by layer
 #        (bench/gateway/profile.py); PROFILE_INTERVAL (1ms) PROFILE_OUT (a directory to keep the collapsed
@@ -217,8 +218,8 @@ TICK=$(getconf CLK_TCK)
 #   checks_per_req usec_per_check checks_per_evalsha
 #   heap_kb_per_req (bytes the gateway allocated on its heap per request, in KB: each young collection
 #   empties a full eden, so young GCs x eden + the change in eden's use; "-" for nginx)
-run() {
-  local name=$1 conns=$2 gw out c0 c1 e0 e1 reqs r0 r1 m0 m1 q0 q1 h0 h1
+run() { # run <path> <connections> [req/s, 0 = unpaced]
+  local name=$1 conns=$2 rate=${3:-0} gw out c0 c1 e0 e1 reqs r0 r1 m0 m1 q0 q1 h0 h1
   gw=$(gw_of "$name")
   # PROFILE_ROUND is set for the timed load runs: their samples go to one file per path and round
   local stacks=""
@@ -231,7 +232,7 @@ run() {
     out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -H 'X-API-Key: bench' "$(url_of "$name")")
   else
     local url; url=$(url_of "$name")
-    out=$(PATH_TO="/$(cut -d/ -f4- <<<"$url")" KEYS="$KEYS" THREADS="$THREADS" RATE="$RATE" \
+    out=$(PATH_TO="/$(cut -d/ -f4- <<<"$url")" KEYS="$KEYS" THREADS="$THREADS" RATE="$rate" \
       wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency -s "$ROOT/bench/compare/keys.lua" "$(cut -d/ -f1-3 <<<"$url")")
   fi
   c1=$(ticks "$gw"); e1=$(evalsha); r1=$(redis_ticks); m1=$(busy_ticks); q1=$(reads); h1=$(heap "$gw")
@@ -258,7 +259,7 @@ run() {
 }
 
 echo "warm-up..." >&2
-for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" >/dev/null; done
+for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" "$RATE" >/dev/null; done
 
 RESULTS="$WORK/results"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, rate: $RATE, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
@@ -267,7 +268,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
   for v in $VARIANTS; do
     [[ " $PATHS " == *" ${v#base-} "* ]] || continue
-    PROFILE_ROUND=$r run "$v" "$CONNECTIONS" | tee -a "$RESULTS" \
+    PROFILE_ROUND=$r run "$v" "$CONNECTIONS" "$RATE" | tee -a "$RESULTS" \
       | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $13, $8, $15, $14, $10, $11, $12, $16}'
   done
 done

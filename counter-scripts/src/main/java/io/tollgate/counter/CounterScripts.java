@@ -60,9 +60,8 @@ public final class CounterScripts {
     /**
      * The check of several clients whose keys live on one Redis Cluster node, in one call: the keys of the
      * first clients, of one slot, declared (they route the call), the others in ARGV, as
-     * {@link CheckCall#evalArgsOnOneNode} lays them out; {@code on_node.lua} then runs {@code check.lua} over all of them.
-     * Redis 7's
-     * {@code allow-cross-slot-keys} flag lets it use keys of several slots of its node.
+     * {@link CheckCall#evalArgsOnOneNode} lays them out; {@code on_node.lua} then runs {@code check.lua} over
+     * all of them. Redis 7's {@code allow-cross-slot-keys} flag lets it use keys of several slots of its node.
      */
     public static Script checkOnNode() {
         return CHECK_ON_NODE;

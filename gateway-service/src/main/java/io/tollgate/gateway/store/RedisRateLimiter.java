@@ -152,7 +152,7 @@ final class RedisRateLimiter implements RateLimiter {
     private void onOneNode(List<CheckCall> members, List<Promise<List<Decision>>> answers, int declared) {
         Future<List<Long>> reply = eval(ON_NODE, CheckCall.together(members).evalArgsOnOneNode(declared));
         reply.onComplete(done -> {
-            if (reply.succeeded() || !isNotLocal(reply.cause())) {
+            if (done.succeeded() || !isNotLocal(done.cause())) {
                 CoalescedChecks.answer(reply, members, answers);
                 return;
             }

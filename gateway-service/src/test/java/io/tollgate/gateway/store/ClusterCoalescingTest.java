@@ -42,6 +42,8 @@ class ClusterCoalescingTest {
 
     private static final Policy FIVE = new Policy(Algorithm.TOKEN_BUCKET, 5, 3_600_000, 5);
     private static final int CLIENTS = 30;
+    /** Where a stale map puts every slot: a node that is not there. */
+    private static final String NOWHERE = "127.0.0.1:1";
 
     private static RedisCluster cluster;
     private static Vertx vertx;
@@ -125,9 +127,7 @@ class ClusterCoalescingTest {
     @Test
     void aStaleMapOfSlotsCostsTheGroupingNeverAnAnswerOrASecondSpend() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        String[] everythingOnOneNode = new String[16_384];
-        Arrays.fill(everythingOnOneNode, "127.0.0.1:1");
-        SlotOwners stale = new SlotOwners(redis, everythingOnOneNode);
+        SlotOwners stale = everythingOnOneNode();
         RedisRateLimiter store = new RedisRateLimiter(redis, true, stale);
         String run = "stale-" + System.nanoTime();
         long failed = failedCalls("evalsha");
@@ -135,7 +135,7 @@ class ClusterCoalescingTest {
         // one call for all, routed by the first client's keys: the node finds keys it does not serve
         List<List<Decision>> first = onLoop(loop, () -> all(turn(store, run, CLIENTS)));
         String someKey = bucket(run, "client-0").key();
-        await().atMost(Duration.ofSeconds(5)).until(() -> !"127.0.0.1:1".equals(stale.ownerOf(someKey)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !NOWHERE.equals(stale.ownerOf(someKey)));
         long evalshas = calls("evalsha");
         List<List<Decision>> second = onLoop(loop, () -> all(turn(store, run, CLIENTS)));
 
@@ -152,9 +152,7 @@ class ClusterCoalescingTest {
     @Test
     void afterAStaleMapEachCheckSentAloneIsAnsweredByItsOwnCall() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        String[] everythingOnOneNode = new String[16_384];
-        Arrays.fill(everythingOnOneNode, "127.0.0.1:1");
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, new SlotOwners(redis, everythingOnOneNode));
+        RedisRateLimiter store = new RedisRateLimiter(redis, true, everythingOnOneNode());
         String run = "alone-" + System.nanoTime();
         // the last client's bucket is a hash: read alone, it is a WRONGTYPE error; in the call for all, a key
         // of another node comes first and the node refuses the whole call
@@ -223,6 +221,13 @@ class ClusterCoalescingTest {
     /** One check each for {@code clients} clients of {@code run}, asked now (on the caller's loop). */
     private static List<Future<List<Decision>>> turn(RedisRateLimiter store, String run, int clients) {
         return IntStream.range(0, clients).mapToObj(i -> store.check(List.of(bucket(run, "client-" + i)))).toList();
+    }
+
+    /** A stale map of slots: every slot on {@link #NOWHERE}, until the store asks for the map again. */
+    private static SlotOwners everythingOnOneNode() {
+        String[] owners = new String[16_384];
+        Arrays.fill(owners, NOWHERE);
+        return new SlotOwners(redis, owners);
     }
 
     private static Bucket bucket(String run, String client) {
