@@ -9,7 +9,6 @@ import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import io.vertx.redis.client.impl.ZModem;
 
 /**
  * Which primary serves each hash slot of a Redis Cluster, as {@code CLUSTER SLOTS} last said: only a hint
@@ -22,7 +21,6 @@ import io.vertx.redis.client.impl.ZModem;
 final class SlotOwners {
 
     private static final Logger LOG = Logger.getLogger(SlotOwners.class);
-    private static final int SLOTS = 16_384;
 
     private final Redis redis;
     private volatile String[] owners;
@@ -40,7 +38,7 @@ final class SlotOwners {
 
     /** The hash slot of {@code key}. */
     static int slotOf(String key) {
-        return ZModem.generate(key);
+        return HashSlot.of(key);
     }
 
     /** The {@code host:port} of the primary serving {@code slot}, or null when not known (yet). */
@@ -76,7 +74,7 @@ final class SlotOwners {
 
     /** {@code CLUSTER SLOTS}: per range [start, end, [host, port, id], replicas...]. */
     private static String[] parse(Response reply) {
-        String[] out = new String[SLOTS];
+        String[] out = new String[HashSlot.SLOTS];
         for (Response range : reply) {
             Response primary = range.get(2);
             String owner = primary.get(0).toString() + ":" + primary.get(1).toInteger();
