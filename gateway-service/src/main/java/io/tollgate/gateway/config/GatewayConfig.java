@@ -119,6 +119,15 @@ public interface GatewayConfig {
         @WithDefault("0.6")
         double failureRate();
 
+        /**
+         * How long a call may stay unanswered before it counts as a failure for the breaker. A check waits only
+         * {@code tollgate.store.timeout}; an answer that comes later than that but before this counts as a
+         * success (the store is slow, not dead) and closes the breaker.
+         */
+        @WithDefault("500ms")
+        @WithName("unanswered-after")
+        Duration unansweredAfter();
+
         /** How long an open breaker answers without calling the store before one probe goes through. */
         @WithDefault("1s")
         @WithName("open-for")

@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.rules.domain.Rule;
 
 /**
  * {@code tollgate_decisions_total{rule,outcome}}. A request costs one map lookup by rule id and an array
@@ -19,6 +20,7 @@ class DecisionMetrics {
 
     private final MeterRegistry registry;
     private final ConcurrentHashMap<String, AtomicReferenceArray<Counter>> byRule = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> overadmitted = new ConcurrentHashMap<>();
 
     DecisionMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -39,5 +41,16 @@ class DecisionMetrics {
             counters.set(outcome.ordinal(), counter);
         }
         counter.increment();
+    }
+
+    /**
+     * {@code tollgate_fallback_overadmitted_total{rule}}: requests a failure mode let through that the store,
+     * answering late, rejected under {@code rule}.
+     */
+    void overadmitted(Rule rule) {
+        overadmitted.computeIfAbsent(rule.id(), id -> Counter.builder("tollgate.fallback.overadmitted")
+                .description("requests a failure mode admitted that the store, answering late, rejected")
+                .tag("rule", id)
+                .register(registry)).increment();
     }
 }

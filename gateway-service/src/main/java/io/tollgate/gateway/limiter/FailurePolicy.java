@@ -1,14 +1,13 @@
 package io.tollgate.gateway.limiter;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 import org.jboss.logging.Logger;
 
 import io.tollgate.counter.Decision;
-import io.tollgate.counter.InMemoryCounters;
 import io.tollgate.counter.Policy;
 import io.tollgate.gateway.rules.LiveGateways;
 import io.tollgate.rules.domain.FailureMode;
@@ -21,8 +20,9 @@ import io.tollgate.rules.domain.Rule;
  * <li>{@code open}: allow. The limit is lost for the outage; availability wins for rules that say so.</li>
  * <li>{@code closed}: 503. For limits that protect something that must never be overrun.</li>
  * <li>{@code local}: enforce the same rule in this process at limit ÷ live gateways (burst likewise, at least
- * 1), all-or-nothing across the group like the store would: the fleet as a whole stays near the limit
- * without any shared state.</li>
+ * 1), all-or-nothing across the group like the store would, and never beyond what the store last said of
+ * that client ({@link FallbackBuckets}): the fleet as a whole stays within the limit without any shared
+ * state, and a client the store just rejected stays rejected.</li>
  * </ul>
  * Shadow rules never reject, in fallback too. Entering and leaving fallback is logged once each.
  */
@@ -31,13 +31,12 @@ final class FailurePolicy {
     private static final Logger LOG = Logger.getLogger(FailurePolicy.class);
 
     private final LiveGateways live;
-    private final Clock clock;
-    private final InMemoryCounters local = new InMemoryCounters();
+    private final FallbackBuckets local;
     private final AtomicBoolean inFallback = new AtomicBoolean();
 
-    FailurePolicy(LiveGateways live, Clock clock) {
+    FailurePolicy(LiveGateways live, LongSupplier nanoClock) {
         this.live = live;
-        this.clock = clock;
+        this.local = new FallbackBuckets(nanoClock);
     }
 
     /** The decisions for {@code rules} (with their {@code buckets}) when the store failed with {@code why}. */
@@ -63,23 +62,24 @@ final class FailurePolicy {
         return List.of(out);
     }
 
-    /** The store answered: leave fallback (logged once). */
+    /** The store answered in time: leave fallback (logged once). */
     void storeAnswered() {
         if (inFallback.get() && inFallback.compareAndSet(true, false)) {
             LOG.info("counter store answers again: rules are enforced by the shared store");
         }
     }
 
+    /** The store's word on {@code bucket}, in an answer that arrived just now (in time or late). */
+    void heard(Bucket bucket, Decision decision) {
+        local.heard(bucket, decision.remaining(), decision.resetMs());
+    }
+
     private void decideLocally(List<Rule> rules, List<Bucket> buckets, List<Integer> indexes, RuleDecision[] out) {
-        int gateways = live.count();
-        List<String> keys = new ArrayList<>(indexes.size());
-        List<Policy> policies = new ArrayList<>(indexes.size());
+        List<Bucket> locals = new ArrayList<>(indexes.size());
         for (int i : indexes) {
-            keys.add(buckets.get(i).key());
-            policies.add(share(buckets.get(i).policy(), gateways));
+            locals.add(buckets.get(i));
         }
-        long nowMicros = clock.instant().toEpochMilli() * 1000;
-        List<Decision> decisions = local.check(keys, policies, 1, nowMicros);
+        List<Decision> decisions = local.decide(locals, live.count());
         for (int j = 0; j < indexes.size(); j++) {
             Decision d = decisions.get(j);
             out[indexes.get(j)] = RuleDecision.of(rules.get(indexes.get(j)), d,

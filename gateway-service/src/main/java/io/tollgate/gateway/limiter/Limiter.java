@@ -1,6 +1,5 @@
 package io.tollgate.gateway.limiter;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -39,11 +38,11 @@ public class Limiter {
             MeterRegistry registry, Vertx vertx) {
         this.keys = keys;
         GatewayConfig.Breaker breaker = config.store().breaker();
-        this.store = new GuardedStore(store, vertx, config.store().timeout(),
+        this.store = new GuardedStore(store, vertx, config.store().timeout(), breaker.unansweredAfter(),
                 new CircuitBreaker(breaker.window(), breaker.failureRate(), breaker.openFor().toNanos(),
                         System::nanoTime),
                 registry);
-        this.failure = new FailurePolicy(live, Clock.systemUTC());
+        this.failure = new FailurePolicy(live, System::nanoTime);
         this.metrics = metrics;
     }
 
@@ -101,10 +100,50 @@ public class Limiter {
     }
 
     private List<RuleDecision> failedOver(Group group, Throwable why) {
-        if (!group.shadow) {
-            group.buckets.forEach(b -> rejections.forget(b.key())); // a probe's mark must not outlive it
+        if (group.shadow) {
+            return failure.decide(group.rules, group.buckets, why);
         }
-        return failure.decide(group.rules, group.buckets, why);
+        group.buckets.forEach(b -> rejections.forget(b.key())); // a probe's mark must not outlive it
+        List<RuleDecision> decided = failure.decide(group.rules, group.buckets, why);
+        if (why instanceof GuardedStore.TimedOut slow) {
+            slow.late().onSuccess(said -> heardLate(group, decided, said));
+        }
+        return decided;
+    }
+
+    /**
+     * The store's answer to a check the failure mode already decided: what it says of each bucket is learnt
+     * as from any answer, and when the store rejected a request the failure mode let through, that is an
+     * over-admission, counted per rejecting rule.
+     */
+    private void heardLate(Group group, List<RuleDecision> decided, List<Decision> said) {
+        learn(group, said);
+        boolean admitted = true;
+        for (RuleDecision d : decided) {
+            admitted &= d.outcome().passes();
+        }
+        if (!admitted) {
+            return;
+        }
+        for (int i = 0; i < said.size(); i++) {
+            if (!said.get(i).allowed()) {
+                metrics.overadmitted(group.rules.get(i));
+            }
+        }
+    }
+
+    /** What the store said of each bucket of {@code group}, in an answer that arrived just now. */
+    private void learn(Group group, List<Decision> said) {
+        for (int i = 0; i < said.size(); i++) {
+            Decision d = said.get(i);
+            Bucket bucket = group.buckets.get(i);
+            failure.heard(bucket, d);
+            if (d.allowed()) {
+                rejections.allowed(bucket, d.remaining(), d.resetMs());
+            } else {
+                rejections.rejected(bucket, d.retryAfterMs());
+            }
+        }
     }
 
     /**
@@ -128,21 +167,15 @@ public class Limiter {
 
     private List<RuleDecision> judged(Group group, List<Decision> decisions) {
         failure.storeAnswered();
+        if (!group.shadow) {
+            learn(group, decisions);
+        }
         List<RuleDecision> out = new ArrayList<>(decisions.size());
         for (int i = 0; i < decisions.size(); i++) {
             Decision d = decisions.get(i);
-            Outcome outcome;
-            if (d.allowed()) {
-                outcome = Outcome.ALLOWED;
-                if (!group.shadow) {
-                    rejections.allowed(group.buckets.get(i), d.remaining(), d.resetMs());
-                }
-            } else if (group.shadow) {
-                outcome = Outcome.SHADOW_REJECTED;
-            } else {
-                outcome = Outcome.REJECTED;
-                rejections.rejected(group.buckets.get(i), d.retryAfterMs());
-            }
+            Outcome outcome = d.allowed()
+                    ? Outcome.ALLOWED
+                    : group.shadow ? Outcome.SHADOW_REJECTED : Outcome.REJECTED;
             out.add(RuleDecision.of(group.rules.get(i), d, outcome));
         }
         return out;
