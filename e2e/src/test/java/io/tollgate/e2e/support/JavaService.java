@@ -71,14 +71,8 @@ public final class JavaService implements AutoCloseable {
 
     /** Waits until {@code /q/health/live} answers; fails at once if the process exited. */
     public JavaService awaitLive() {
-        Path log = log();
         await(name + " live on port " + port).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> {
-                    if (!process.isAlive()) {
-                        throw new IllegalStateException(name + " exited with " + process.exitValue() + ", see " + log);
-                    }
-                    return Http.status(url("/q/health/live")) == 200;
-                });
+                .until(() -> running() && Http.status(url("/q/health/live")) == 200);
         LOG.infof("%s runs on %s (pid %d)", name, url(""), process.pid());
         return this;
     }
@@ -109,9 +103,25 @@ public final class JavaService implements AutoCloseable {
 
     /** Waits until {@code /q/health/ready} answers 200 (a gateway: once it holds a rule set). */
     public JavaService awaitReady() {
-        await(name + " ready").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> Http.status(url("/q/health/ready")) == 200);
+        return awaitReady(Duration.ofMillis(100));
+    }
+
+    /**
+     * Like {@link #awaitReady()}, asking every {@code pollInterval}: a short one for a test that acts the moment
+     * the service turns ready. Fails at once if the process exited.
+     */
+    public JavaService awaitReady(Duration pollInterval) {
+        await(name + " ready").atMost(Duration.ofSeconds(30)).pollInterval(pollInterval)
+                .until(() -> running() && Http.status(url("/q/health/ready")) == 200);
         return this;
+    }
+
+    /** True while the process runs; once it has exited, fails the wait at once, naming its log. */
+    private boolean running() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(name + " exited with " + process.exitValue() + ", see " + log());
+        }
+        return true;
     }
 
     private Path log() {

@@ -28,8 +28,10 @@ public final class Stack implements AutoCloseable {
     private final JavaService backend;
     private final List<JavaService> gateways = new ArrayList<>();
     private final WatchCutter watchCutter;
+    private final boolean productStoreTimeout;
 
-    private Stack(int gatewayCount, Map<String, String> gatewayEnv, boolean cuttableWatch) {
+    private Stack(int gatewayCount, Map<String, String> gatewayEnv, boolean cuttableWatch, boolean productStoreTimeout) {
+        this.productStoreTimeout = productStoreTimeout;
         redis = new RedisCluster(3, 1);
         database = new TestDatabase();
         rules = new JavaService("rules-service", "rules-service", Map.of(
@@ -63,12 +65,20 @@ public final class Stack implements AutoCloseable {
 
     /** A stack with {@code gateways} gateways; {@code gatewayEnv} adds to or overrides their environment. */
     public static Stack start(int gateways, Map<String, String> gatewayEnv) {
-        return new Stack(gateways, gatewayEnv, false);
+        return new Stack(gateways, gatewayEnv, false, false);
     }
 
     /** Like {@link #start}, with the gateways reaching the rules service through a {@link WatchCutter}. */
     public static Stack withCuttableWatch(int gateways, Map<String, String> gatewayEnv) {
-        return new Stack(gateways, gatewayEnv, true);
+        return new Stack(gateways, gatewayEnv, true, false);
+    }
+
+    /**
+     * Like {@link #start}, with the gateways on the product's default {@code tollgate.store.timeout} (none set):
+     * for the tests whose point is how the gateways decide on a machine as busy as the one they run on.
+     */
+    public static Stack withProductStoreTimeout(int gateways, Map<String, String> gatewayEnv) {
+        return new Stack(gateways, gatewayEnv, false, true);
     }
 
     private Map<String, String> gatewayEnvironment(String name, Map<String, String> extra) {
@@ -81,8 +91,11 @@ public final class Stack implements AutoCloseable {
         env.put("QUARKUS_REDIS_CLIENT_TYPE", "cluster");
         // Ten processes share this machine's two cores during the tests, and a starved check that passed
         // 250 ms turned a race test's 429s into failure-mode 503s; these tests are about counting, not
-        // timing, so the store gets a second. The failure-mode test sets the 20 ms default itself.
-        env.put("TOLLGATE_STORE_TIMEOUT", "1s");
+        // timing, so the store gets a second. The failure-mode test sets 20 ms itself, and the stacks of
+        // withProductStoreTimeout keep the product's default.
+        if (!productStoreTimeout) {
+            env.put("TOLLGATE_STORE_TIMEOUT", "1s");
+        }
         env.putAll(extra);
         return env;
     }
