@@ -55,19 +55,10 @@ for tool in wrk nginx redis-server redis-cli java curl ${PROFILE:+jcmd unzip}; d
 done
 [ -f "$JAR" ] || { echo "build first: ./mvnw -B package -DskipTests -pl gateway-service" >&2; exit 1; }
 
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pidfile in "$WORK/backend.pid" "$WORK/proxy.pid"; do
-    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
-  done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-BACKEND=$(free_port); PROXY=$(free_port)
+# shellcheck source=bench/gateway/lib.sh
+. "$ROOT/bench/gateway/lib.sh"
+backend
+PROXY=$(free_port)
 
 if [ -n "$PROFILE" ]; then
   # loaded idle with each gateway; started and stopped through jcmd around each timed run (see run)
@@ -84,95 +75,20 @@ profiler() {
   jcmd "${GW_PID[$1]}" JVMTI.agent_load "$AGENT" "\"$2${3:+,file=$3,collapsed}${4:+,event=cpu,interval=$4}\"" >/dev/null
 }
 
-# two nginx instances, one worker each: the backend, and the reference proxy, whose worker's CPU is read
-# like the gateway's
-nginx_conf() { # NAME SERVER-BLOCK
-  cat >"$WORK/$1.conf" <<NGINX
-worker_processes 1;
-pid $WORK/$1.pid;
-error_log $WORK/$1-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $WORK/$1-body; proxy_temp_path $WORK/$1-proxy;
-  fastcgi_temp_path $WORK/$1-fcgi; uwsgi_temp_path $WORK/$1-uwsgi; scgi_temp_path $WORK/$1-scgi;
-  keepalive_requests 1000000;
-  $2
-}
-NGINX
-  nginx -c "$WORK/$1.conf" -e "$WORK/$1-error.log"
-}
-nginx_conf backend "server { listen 127.0.0.1:$BACKEND; location / { return 200 \"ok\\n\"; } }"
+# the reference proxy, an nginx of one worker apart from the backend's, whose worker's CPU is read like the
+# gateway's
 nginx_conf proxy "upstream backend { server 127.0.0.1:$BACKEND; keepalive 64; }
   server {
     listen 127.0.0.1:$PROXY;
     location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection \"\"; }
   }"
-
-# the store: one Redis, or a cluster of three primaries; REDIS_PORTS and REDIS_PIDS list its nodes
-REDIS_PORTS=() REDIS_PIDS=()
-# a cluster node also listens on its port + 10000 (the cluster bus): both must be free and below 65536
-free_node_port() {
-  python3 -c '
-import random, socket
-while True:
-    port = random.randint(20000, 45000)
-    try:
-        for p in (port, port + 10000):
-            s = socket.socket(); s.bind(("127.0.0.1", p)); s.close()
-        print(port); break
-    except OSError:
-        pass'
-}
-for _ in $([ "$STORE" = cluster ] && echo 1 2 3 || echo 1); do
-  port=$(free_node_port)
-  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" \
-    $([ "$STORE" = cluster ] && echo "--cluster-enabled yes --cluster-config-file nodes-$port.conf") \
-    >"$WORK/redis-$port.log" 2>&1 &
-  REDIS_PIDS+=($!) REDIS_PORTS+=("$port")
-  PIDS+=($!)
-done
-for port in "${REDIS_PORTS[@]}"; do
-  for _ in $(seq 1 100); do redis-cli -p "$port" PING >/dev/null 2>&1 && break; sleep 0.05; done
-done
-REDIS_HOSTS="redis://127.0.0.1:${REDIS_PORTS[0]}"
-CLIENT_TYPE=standalone
-if [ "$STORE" = cluster ]; then
-  redis-cli --cluster create $(printf '127.0.0.1:%s ' "${REDIS_PORTS[@]}") --cluster-replicas 0 --cluster-yes >"$WORK/cluster.log" 2>&1 \
-    || { cat "$WORK/cluster.log" >&2; exit 1; }
-  for port in "${REDIS_PORTS[@]}"; do
-    for _ in $(seq 1 100); do redis-cli -p "$port" CLUSTER INFO | grep -q 'cluster_state:ok' && break; sleep 0.1; done
-  done
-  REDIS_HOSTS=$(printf 'redis://127.0.0.1:%s,' "${REDIS_PORTS[@]}"); REDIS_HOSTS=${REDIS_HOSTS%,}
-  CLIENT_TYPE=cluster
-fi
+start_store "$STORE"
 
 cat >"$WORK/rules.json" <<JSON
 {"version":1,"rules":[{"id":"bench.limited","match":{"path":"/limited/**"},"key":"api_key",
 "algorithm":"token_bucket","limit":1000000000,"period":"1s","burst":1000000000}]}
 JSON
 
-# start_gateway NAME JAR JAVA_OPTS: one gateway on a free port with the bench rule, its own snapshot copy
-declare -A GW_PORT GW_PID
-start_gateway() {
-  local name=$1 jar=$2 opts=$3 port
-  port=$(free_port)
-  cp "$WORK/rules.json" "$WORK/rules-$name.json"
-  QUARKUS_HTTP_PORT=$port TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" \
-    QUARKUS_REDIS_HOSTS="$REDIS_HOSTS" QUARKUS_REDIS_CLIENT_TYPE=$CLIENT_TYPE TOLLGATE_RULES_URL="http://127.0.0.1:1" \
-    TOLLGATE_RULES_WATCH=false TOLLGATE_RULES_SNAPSHOT="$WORK/rules-$name.json" \
-    java $opts -jar "$jar" >"$WORK/gateway-$name.log" 2>&1 &
-  GW_PID[$name]=$!
-  GW_PORT[$name]=$port
-  PIDS+=($!)
-  for _ in $(seq 1 150); do
-    curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
-    sleep 0.2
-  done
-  curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null || { cat "$WORK/gateway-$name.log"; exit 1; }
-  curl -fs -H 'X-API-Key: bench' "http://127.0.0.1:$port/limited/x" -o /dev/null -D - | grep -i '^ratelimit-policy' >/dev/null \
-    || { echo "the limited path of $name is not limited" >&2; exit 1; }
-}
 start_gateway new "$JAR" "$GATEWAY_JAVA_OPTS"
 VARIANTS="off on"
 if [ -n "$BASELINE_JAR" ]; then
