@@ -19,6 +19,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
     private TestBackend backend;
     private TestRulesServer rules;
     private AutoCloseable redis;
+    private SlowRedis slowRedis;
     private Map<String, String> args = Map.of();
 
     @Override
@@ -69,6 +70,13 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
                 RedisServers.Started started = RedisServers.start(args.getOrDefault("redis", "node"));
                 redis = started.handle();
                 config.putAll(started.config());
+                if (args.containsKey("redis-delay-ms")) {
+                    // the gateway reaches its Redis through a proxy that passes every reply on late;
+                    // test.redis.port stays the real one
+                    slowRedis = new SlowRedis(Integer.parseInt(config.get("test.redis.port")),
+                            Long.parseLong(args.get("redis-delay-ms")));
+                    config.put("quarkus.redis.hosts", "redis://127.0.0.1:" + slowRedis.port());
+                }
             }
             return config;
         } catch (Exception e) {
@@ -85,7 +93,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        for (AutoCloseable c : new AutoCloseable[]{backend, rules, redis}) {
+        for (AutoCloseable c : new AutoCloseable[]{backend, rules, slowRedis, redis}) {
             try {
                 if (c != null) {
                     c.close();
