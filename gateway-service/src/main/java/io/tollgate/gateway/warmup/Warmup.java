@@ -22,12 +22,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.http.HttpServer;
 import io.quarkus.vertx.http.HttpServerStart;
-import io.tollgate.counter.Algorithm;
-import io.tollgate.counter.CounterKeys;
-import io.tollgate.counter.Policy;
 import io.tollgate.gateway.config.ConfigError;
 import io.tollgate.gateway.config.GatewayConfig;
-import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -37,11 +33,11 @@ import io.vertx.core.Vertx;
 /**
  * Warms the request path before the gateway reports ready (check {@code warmup}), so that the first real
  * burst is decided by the store, not by a {@code tollgate.store.timeout} that fires on the gateway's own cold
- * code: a fresh gateway took 10-60 ms per request (new connections, classes loaded, code not compiled yet),
- * its first checks timed out, and the failure modes decided.
+ * code: on a fresh gateway a request takes 10-60 ms (new connections, classes to load, code not compiled yet),
+ * enough for its first checks to time out and the failure modes to decide.
  * <ol>
- * <li>Store: 20 checks on every event loop, straight to the store, so that each loop's pinned Redis connection
- * is open and the script loaded before any check is timed.</li>
+ * <li>{@link StoreChecks}: 20 checks on every event loop, straight to the store, so that each loop's pinned
+ * Redis connection is open and the script loaded before any check is timed.</li>
  * <li>HTTP, once the server listens: {@code tollgate.warmup.requests} requests to the gateway's own port
  * ({@link SelfRequests}) through the whole path, rules, limiter (the real store, throwaway buckets), proxy,
  * to a {@link LoopbackTarget} started for the purpose and closed after, never to a backend
@@ -56,11 +52,8 @@ import io.vertx.core.Vertx;
 class Warmup implements HealthCheck {
 
     private static final Logger LOG = Logger.getLogger(Warmup.class);
-    private static final int CHECKS_PER_LOOP = 20;
     /** Connections of the HTTP part per event loop: enough that a loop's checks go to the store together. */
     private static final int LANES_PER_LOOP = 8;
-    private static final Bucket BUCKET = new Bucket(CounterKeys.key(WarmupGate.RULE_ID, "warmup"),
-            new Policy(Algorithm.TOKEN_BUCKET, 1_000_000_000L, 1_000, 1_000_000_000L));
 
     private final WarmupConfig config;
     private final WarmupGate gate;
@@ -106,18 +99,19 @@ class Warmup implements HealthCheck {
         long bound = config.maxTime().toMillis();
         vertx.setTimer(bound, t -> {
             pastBound = true;
-            finish("not over after " + bound + " ms");
+            finish("not over after " + bound + " ms (tollgate.warmup.max-time): ready anyway");
         });
-        Future<Void> stored = storeChecks(loops);
+        Future<Void> stored = StoreChecks.run(store, loops).onFailure(err -> LOG.infof("warm-up: the store does not"
+                + " answer (%s); checks follow the failure modes until it does", err.toString()));
         if (config.requests() == 0 || !httpEnabled()) {
-            stored.onComplete(result -> finish(result.failed() ? "store: " + result.cause() : null));
+            stored.onComplete(result -> finish(null));
             return;
         }
         // the HTTP part starts after the store part, answered or failed: its checks are timed, the store's are not
         Future.join(stored, listening.future()).onComplete(both -> {
             int port = listening.future().result();
             if (port <= 0) {
-                finish("the HTTP server's port is unknown");
+                finish("without HTTP requests: the HTTP server's port is unknown");
             } else if (!pastBound) {
                 exercise(loops, port, stored.succeeded());
             }
@@ -134,31 +128,6 @@ class Warmup implements HealthCheck {
         return ConfigProvider.getConfig().getOptionalValue("quarkus.http.host-enabled", Boolean.class).orElse(true);
     }
 
-    private Future<Void> storeChecks(List<Context> loops) {
-        List<Future<Void>> warmed = new ArrayList<>();
-        for (Context loop : loops) {
-            Promise<Void> checked = Promise.promise();
-            loop.runOnContext(v -> checks(CHECKS_PER_LOOP, checked));
-            warmed.add(checked.future());
-        }
-        return Future.all(warmed).mapEmpty();
-    }
-
-    /** {@code left} checks one after another on the calling loop, then completes {@code checked}. */
-    private void checks(int left, Promise<Void> checked) {
-        if (left == 0) {
-            checked.tryComplete();
-            return;
-        }
-        store.check(List.of(BUCKET)).onComplete(result -> {
-            if (result.failed()) {
-                checked.tryFail(result.cause());
-            } else {
-                checks(left - 1, checked);
-            }
-        });
-    }
-
     /**
      * The HTTP part. When the store answered the store part, a circuit breaker that the warm-up's own checks
      * opened (they missed {@code tollgate.store.timeout} on a cold gateway) would have the failure modes decide
@@ -168,7 +137,7 @@ class Warmup implements HealthCheck {
     private void exercise(List<Context> loops, int port, boolean storeAnswered) {
         LoopbackTarget.start(vertx, reached).onComplete(started -> {
             if (started.failed()) {
-                finish("no loopback target: " + started.cause());
+                finish("without HTTP requests: no loopback target (" + started.cause() + ")");
                 return;
             }
             LoopbackTarget target = started.result();
@@ -212,13 +181,13 @@ class Warmup implements HealthCheck {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
 
+    /** The warm-up is over: readiness may turn UP. {@code problem}, when not null, says why it ended early. */
     private void finish(String problem) {
         if (done.compareAndSet(false, true)) {
             if (problem == null) {
-                LOG.debugf("warm-up done in %d ms", elapsedMs());
+                LOG.debugf("warm-up over after %d ms", elapsedMs());
             } else {
-                LOG.infof("warm-up ended early (%s): ready anyway; checks the store cannot answer follow the"
-                        + " failure modes", problem);
+                LOG.infof("warm-up %s", problem);
             }
         }
     }
