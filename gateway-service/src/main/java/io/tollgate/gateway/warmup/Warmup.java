@@ -17,7 +17,6 @@ import org.eclipse.microprofile.health.Readiness;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.http.HttpServer;
@@ -61,7 +60,6 @@ class Warmup implements HealthCheck {
     private final RateLimiter store;
     private final Instance<HttpServer> server;
     private final String apiKeyHeader;
-    private final MeterRegistry registry;
     private final Counter reached;
     private final Promise<Integer> listening = Promise.promise();
     private final AtomicBoolean done = new AtomicBoolean();
@@ -83,7 +81,6 @@ class Warmup implements HealthCheck {
         this.store = store;
         this.server = server;
         this.apiKeyHeader = gateway.gateway().apiKeyHeader();
-        this.registry = registry;
         this.reached = Counter.builder("tollgate.warmup.requests")
                 .description("requests of the start-up warm-up that reached its loopback target through the proxy")
                 .register(registry);
@@ -129,10 +126,8 @@ class Warmup implements HealthCheck {
     }
 
     /**
-     * The HTTP part. When the store answered the store part, a circuit breaker that the warm-up's own checks
-     * opened (they missed {@code tollgate.store.timeout} on a cold gateway) would have the failure modes decide
-     * the first real requests after ready: the warm-up then goes on sending until the breaker has closed again
-     * on a probe, or the bound.
+     * The HTTP part. When the store answered the store part, the warm-up waits for it to decide its checks again
+     * whenever the failure mode decided one ({@link SelfRequests}): the circuit breaker is closed when it ends.
      */
     private void exercise(List<Context> loops, int port, boolean storeAnswered) {
         LoopbackTarget.start(vertx, reached).onComplete(started -> {
@@ -143,11 +138,11 @@ class Warmup implements HealthCheck {
             LoopbackTarget target = started.result();
             int lanes = LANES_PER_LOOP * loops.size();
             SelfRequests self = new SelfRequests(vertx, loopbackHost(), port, gate.secret(), apiKeyHeader,
-                    config.requests(), lanes, () -> pastBound, () -> storeAnswered && !breakerClosed());
+                    config.requests(), lanes, () -> pastBound, storeAnswered);
             requests = self;
             gate.open(target.url());
             self.run(loops, lanes)
-                    .compose(drained -> self.clearRejection(vertx))
+                    .compose(drained -> self.clearRejection())
                     .onComplete(over -> {
                         // every request sent has its answer: none can reach the gateway after the gate closes
                         gate.close();
@@ -159,12 +154,6 @@ class Warmup implements HealthCheck {
                         finish(null);
                     });
         });
-    }
-
-    /** What {@code tollgate_store_breaker_state} says (0 closed, 1 open, 2 half-open); closed before any check. */
-    private boolean breakerClosed() {
-        Gauge state = registry.find("tollgate.store.breaker.state").gauge();
-        return state == null || state.value() == 0;
     }
 
     /** Where the gateway's own port is reached: its host, or loopback when it listens on every address. */

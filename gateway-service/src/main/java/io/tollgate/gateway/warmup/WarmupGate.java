@@ -41,8 +41,11 @@ public class WarmupGate {
     /** The window of the rule that answers 429: its buckets live this long at most. */
     static final Duration REJECT_WINDOW = Duration.ofMillis(100);
 
+    /** The limit (and burst) of the rule that never rejects. */
+    static final long CHECK_LIMIT = 1_000_000_000L;
+
     /** Never rejects; a bucket refills in a microsecond, so the store lets it expire at once. */
-    private static final List<Rule> CHECK = List.of(rule(Algorithm.TOKEN_BUCKET, 1_000_000_000L, Duration.ofSeconds(1)));
+    private static final List<Rule> CHECK = List.of(rule(Algorithm.TOKEN_BUCKET, CHECK_LIMIT, Duration.ofSeconds(1)));
     /** One request per window: the rest are rejected, by the store and then from memory. */
     private static final List<Rule> REJECT = List.of(rule(Algorithm.FIXED_WINDOW, 1, REJECT_WINDOW));
 
