@@ -1,5 +1,6 @@
 package io.tollgate.gateway.http;
 
+import java.net.URI;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,6 +13,7 @@ import io.tollgate.gateway.limiter.Verdict;
 import io.tollgate.gateway.proxy.ReverseProxy;
 import io.tollgate.gateway.proxy.UpstreamFailure;
 import io.tollgate.gateway.rules.RuleBook;
+import io.tollgate.gateway.warmup.WarmupGate;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -26,7 +28,8 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The thin HTTP edge: match the request's rules, check them, then proxy with the rate-limit headers or
  * answer 429 / 401 / 503 itself. Runs entirely on the request's event loop; the body stays paused until
- * the request is known to go to the backend.
+ * the request is known to go to the backend. The start-up warm-up's own requests ({@link WarmupGate}) take the
+ * same path, checked under the warm-up's rules and proxied to its loopback target.
  */
 @ApplicationScoped
 class GatewayRoute {
@@ -39,11 +42,13 @@ class GatewayRoute {
     private final RuleBook rules;
     private final Limiter limiter;
     private final ReverseProxy proxy;
+    private final WarmupGate warmup;
 
-    GatewayRoute(RuleBook rules, Limiter limiter, ReverseProxy proxy) {
+    GatewayRoute(RuleBook rules, Limiter limiter, ReverseProxy proxy, WarmupGate warmup) {
         this.rules = rules;
         this.limiter = limiter;
         this.proxy = proxy;
+        this.warmup = warmup;
     }
 
     void register(@Observes Router router) {
@@ -57,9 +62,14 @@ class GatewayRoute {
             return;
         }
         request.pause();
+        boolean warming = warmup.claims(request); // one volatile read once the warm-up is over
         List<Rule> matched = rules.match(request.method().name(), request.path());
+        if (warming) {
+            matched = warmup.rules(request.path());
+        }
+        URI upstream = warming ? warmup.target() : null; // null: the upstream of the request's path
         if (matched.isEmpty()) {
-            forward(request, headers -> {
+            forward(request, upstream, headers -> {
             });
             return;
         }
@@ -68,22 +78,22 @@ class GatewayRoute {
         limiter.check(matched, request).onComplete(result -> {
             // the answer is written on the request's own thread: hop back only if the store answered elsewhere
             if (Thread.currentThread() == loop || context == null) {
-                decided(request, result);
+                decided(request, upstream, result);
             } else {
-                context.runOnContext(v -> decided(request, result));
+                context.runOnContext(v -> decided(request, upstream, result));
             }
         });
     }
 
-    private void decided(HttpServerRequest request, AsyncResult<Verdict> result) {
+    private void decided(HttpServerRequest request, URI upstream, AsyncResult<Verdict> result) {
         if (result.succeeded()) {
-            answer(request, result.result());
+            answer(request, upstream, result.result());
         } else {
             failed(request, result.cause());
         }
     }
 
-    private void answer(HttpServerRequest request, Verdict verdict) {
+    private void answer(HttpServerRequest request, URI upstream, Verdict verdict) {
         if (verdict.missingKey().isPresent()) {
             refuse(request, Problems.problem("missing-key", "Missing client key", 401,
                     "this request needs " + verdict.missingKey().get())
@@ -95,7 +105,7 @@ class GatewayRoute {
         } else if (!verdict.allowed()) {
             reject(request, verdict);
         } else {
-            forward(request, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)));
+            forward(request, upstream, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)));
         }
     }
 
@@ -135,8 +145,9 @@ class GatewayRoute {
         }
     }
 
-    private void forward(HttpServerRequest request, java.util.function.Consumer<MultiMap> headers) {
-        proxy.forward(request, headers).onFailure(err -> {
+    /** Proxies {@code request} to {@code upstream}, or to the upstream of its path when that is null. */
+    private void forward(HttpServerRequest request, URI upstream, java.util.function.Consumer<MultiMap> headers) {
+        (upstream == null ? proxy.forward(request, headers) : proxy.forward(request, headers, upstream)).onFailure(err -> {
             int status = err instanceof UpstreamFailure f ? f.status() : 502;
             String title = status == 504 ? "Gateway Timeout" : "Bad Gateway";
             refuse(request, Problems.problem(status == 504 ? "gateway-timeout" : "bad-gateway", title, status,

@@ -1,5 +1,6 @@
 package io.tollgate.gateway.proxy;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -113,7 +114,19 @@ public class ReverseProxy {
      * {@link UpstreamFailure} when nothing was sent yet; after that a broken stream just closes the connection.
      */
     public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders) {
-        Upstreams.Upstream upstream = upstreams.forPath(request.path());
+        return forward(request, extraHeaders, upstreams.forPath(request.path()));
+    }
+
+    /**
+     * The same to {@code target}, whatever the request's path: the start-up warm-up's loopback target, which
+     * its requests reach through this very path.
+     */
+    public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders, URI target) {
+        return forward(request, extraHeaders, Upstreams.Upstream.of("warm-up target", target));
+    }
+
+    private Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders,
+            Upstreams.Upstream upstream) {
         RequestOptions options = new RequestOptions()
                 .setMethod(request.method())
                 .setHost(upstream.host())

@@ -1,6 +1,7 @@
 package io.tollgate.gateway.limiter;
 
 import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.awaitReady;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.decisions;
@@ -46,10 +47,11 @@ class RateLimitTest {
 
     @Test
     void readyOnlyOnceTheStorePathIsWarm() {
-        // StoreWarmup runs checks on every event loop before the gateway reports ready, so the first client
+        // the warm-up runs checks on every event loop before the gateway reports ready, so the first client
         // does not pay for class loading and connecting inside tollgate.store.timeout
+        awaitReady();
         given().get("/q/health/ready").then().statusCode(200)
-                .body("checks.find { it.name == 'store-warmup' }.status", is("UP"));
+                .body("checks.find { it.name == 'warmup' }.status", is("UP"));
         int port = RedisCli.port(config("test.redis.nodes"));
         assertThat(checksRun(port)).as("checks Redis ran")
                 .isGreaterThanOrEqualTo(20);

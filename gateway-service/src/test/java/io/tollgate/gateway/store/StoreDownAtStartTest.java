@@ -29,7 +29,7 @@ class StoreDownAtStartTest {
         install("[" + rule("down.open", "/down-open/**", "api_key", 1, "1m", 1, "\"failure_mode\":\"open\"") + ","
                 + rule("down.closed", "/down-closed/**", "api_key", 1, "1m", 1, "\"failure_mode\":\"closed\"") + "]");
         given().get("/q/health/ready").then().statusCode(200)
-                .body("checks.find { it.name == 'store-warmup' }.status", is("UP"));
+                .body("checks.find { it.name == 'warmup' }.status", is("UP"));
         resetBackend();
 
         for (int i = 0; i < 3; i++) {

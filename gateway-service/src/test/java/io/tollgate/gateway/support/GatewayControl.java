@@ -66,18 +66,31 @@ public final class GatewayControl {
     }
 
     /**
-     * Waits until the gateway applies {@code version} and its store warm-up is over, as an orchestrator
-     * waits for readiness: the warm-up's own checks would otherwise land in a test's count of store calls.
+     * Waits until the gateway applies {@code version} and its warm-up is over, as an orchestrator waits for
+     * readiness: the warm-up's own checks would otherwise land in a test's count of store calls.
      */
     public static void awaitVersion(long version) {
-        Awaitility.await("gateway applies rules version " + version + ", store warmed")
+        Awaitility.await("gateway applies rules version " + version + ", warmed up")
                 .atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     JsonPath health = given().get("/q/health/ready").jsonPath();
                     return appliedVersion(health) == version
-                            && "UP".equals(health.get("checks.find { it.name == 'store-warmup' }.status"));
+                            && "UP".equals(health.get("checks.find { it.name == 'warmup' }.status"));
                 });
+    }
+
+    /** Waits until the gateway reports ready (a rule set in force, the warm-up over). */
+    public static void awaitReady() {
+        awaitReady(Duration.ofSeconds(10));
+    }
+
+    /** Waits until the gateway reports ready, at most {@code bound}. */
+    public static void awaitReady(Duration bound) {
+        Awaitility.await("gateway ready")
+                .atMost(bound)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> given().get("/q/health/ready").statusCode() == 200);
     }
 
     /** Backend hits since its last reset. */
@@ -94,6 +107,15 @@ public final class GatewayControl {
     /** One of the backend's counters since its last reset ({@link TestBackend}: hits, uploadsBroken, ...). */
     public static long backendCount(String counter) {
         return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath().getLong(counter);
+    }
+
+    /** The value of the metrics line that starts with {@code series} and a space (name and labels), 0 when absent. */
+    public static double metric(String series) {
+        return given().get("/q/metrics").asString().lines()
+                .filter(line -> line.startsWith(series + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(series.length() + 1)))
+                .findFirst()
+                .orElse(0);
     }
 
     /** The gateway's decision counts for {@code ruleId} and its store errors, as its metrics lines say. */

@@ -57,6 +57,8 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // cut ProxyIT's slow reader; ClusterIT's client-type=cluster failed every check of CoalescingIT)
             config.put("quarkus.http.idle-timeout", args.getOrDefault("idle-timeout", "75s"));
             config.put("tollgate.store.timeout", args.getOrDefault("store.timeout", "20ms"));
+            config.put("tollgate.warmup.requests", args.getOrDefault("warmup.requests", "200"));
+            config.put("tollgate.warmup.max-time", args.getOrDefault("warmup.max-time", "3s"));
             boolean inProcess = "memory".equals(args.get("store"));
             config.put("tollgate.store.type", inProcess ? "memory" : "redis");
             config.put("quarkus.redis.client-type", "standalone"); // a cluster's config below says otherwise

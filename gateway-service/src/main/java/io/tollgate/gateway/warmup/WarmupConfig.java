@@ -1,0 +1,25 @@
+package io.tollgate.gateway.warmup;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** What the gateway does at start before it reports ready ({@link Warmup}). */
+@ConfigMapping(prefix = "tollgate.warmup")
+public interface WarmupConfig {
+
+    /**
+     * The longest the warm-up holds readiness back, counted from the start: past it the gateway reports ready
+     * whatever the warm-up got through (a store that cannot answer must not keep it out of the load balancer).
+     */
+    @WithDefault("3s")
+    Duration maxTime();
+
+    /**
+     * How many requests the gateway sends itself through its whole request path (rules, limiter and store,
+     * proxy) to a loopback target of its own before it reports ready; 0 leaves only the store checks.
+     */
+    @WithDefault("2000")
+    int requests();
+}
