@@ -107,7 +107,7 @@ public final class JavaService implements AutoCloseable {
         }
     }
 
-    /** Waits until {@code /q/health/ready} answers 200 (a gateway: once it holds a rule set). */
+    /** Waits until {@code /q/health/ready} answers 200 (a gateway: once it holds a rule set and is warmed up). */
     public JavaService awaitReady() {
         await(name + " ready").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .until(() -> Http.status(url("/q/health/ready")) == 200);
