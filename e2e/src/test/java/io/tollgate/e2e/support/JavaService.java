@@ -101,7 +101,7 @@ public final class JavaService implements AutoCloseable {
         }
     }
 
-    /** Waits until {@code /q/health/ready} answers 200 (a gateway: once it holds a rule set). */
+    /** Waits until {@code /q/health/ready} answers 200 (a gateway: once it holds a rule set and is warmed up). */
     public JavaService awaitReady() {
         return awaitReady(Duration.ofMillis(100));
     }

@@ -42,9 +42,9 @@ import io.vertx.core.Vertx;
  * to a {@link LoopbackTarget} started for the purpose and closed after, never to a backend
  * ({@link WarmupGate}).</li>
  * </ol>
- * Bounded by {@code tollgate.warmup.max-time} from the start: past it the gateway is ready whatever the
- * warm-up got through, and a store that cannot answer ends the store part at once (its failure modes answer
- * from there).
+ * Bounded by {@code tollgate.warmup.max-time} from when the gateway listens (from the start until then; a
+ * readiness probe cannot reach it before): past it the gateway is ready whatever the warm-up got through, and
+ * a store that cannot answer ends the store part at once (its failure modes answer from there).
  */
 @Readiness
 @ApplicationScoped
@@ -64,6 +64,7 @@ class Warmup implements HealthCheck {
     private final Promise<Integer> listening = Promise.promise();
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile boolean pastBound;
+    private long boundTimer = -1;
     private volatile SelfRequests requests;
     private long startNanos;
 
@@ -93,11 +94,7 @@ class Warmup implements HealthCheck {
         for (var ignored : vertx.nettyEventLoopGroup()) {
             loops.add(vertx.getOrCreateContext());
         }
-        long bound = config.maxTime().toMillis();
-        vertx.setTimer(bound, t -> {
-            pastBound = true;
-            finish("not over after " + bound + " ms (tollgate.warmup.max-time): ready anyway");
-        });
+        armBound("the start");
         Future<Void> stored = StoreChecks.run(store, loops).onFailure(err -> LOG.infof("warm-up: the store does not"
                 + " answer (%s); checks follow the failure modes until it does", err.toString()));
         if (config.requests() == 0 || !httpEnabled()) {
@@ -117,8 +114,21 @@ class Warmup implements HealthCheck {
 
     /** Fired once the HTTP server listens: its port is known from here on (the tests ask for port 0). */
     void onListening(@ObservesAsync HttpServerStart started) {
+        armBound("the gateway listened");
         int port = server.isResolvable() ? server.get().getPort() : -1;
         listening.tryComplete(port > 0 ? port : started.options().getPort());
+    }
+
+    /** Past {@code tollgate.warmup.max-time} from now, the warm-up is over; an earlier bound no longer counts. */
+    private synchronized void armBound(String since) {
+        if (boundTimer >= 0) {
+            vertx.cancelTimer(boundTimer);
+        }
+        long bound = config.maxTime().toMillis();
+        boundTimer = vertx.setTimer(bound, t -> {
+            pastBound = true;
+            finish("not over " + bound + " ms after " + since + " (tollgate.warmup.max-time): ready anyway");
+        });
     }
 
     private static boolean httpEnabled() {

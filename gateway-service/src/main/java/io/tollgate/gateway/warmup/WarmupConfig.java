@@ -10,7 +10,7 @@ import io.smallrye.config.WithDefault;
 public interface WarmupConfig {
 
     /**
-     * The longest the warm-up holds readiness back, counted from the start: past it the gateway reports ready
+     * The longest the warm-up holds readiness back once the gateway listens: past it the gateway reports ready
      * whatever the warm-up got through (a store that cannot answer must not keep it out of the load balancer).
      */
     @WithDefault("3s")
