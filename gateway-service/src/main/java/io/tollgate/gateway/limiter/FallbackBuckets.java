@@ -27,6 +27,9 @@ import io.tollgate.counter.Policy;
 final class FallbackBuckets {
 
     static final int MAX_ENTRIES = 100_000;
+    /** Tokens this close to whole count as whole, as in the token-bucket script. */
+    private static final double EPSILON = 1e-9;
+    private static final int STRIPES = 64;
 
     /** What the store said of one bucket: {@code remaining} whole units when its answer arrived. */
     private record Word(long remaining, long atNanos, long fullAtNanos) {
@@ -43,8 +46,6 @@ final class FallbackBuckets {
             this.atNanos = atNanos;
         }
     }
-
-    private static final int STRIPES = 64;
 
     private final ConcurrentHashMap<String, Word> words = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Local> locals = new ConcurrentHashMap<>();
@@ -79,6 +80,7 @@ final class FallbackBuckets {
     List<Decision> decide(List<Bucket> buckets, int gateways) {
         int n = Math.max(1, gateways);
         Decision[] out = new Decision[buckets.size()];
+        Policy[] shares = new Policy[buckets.size()];
         double[] held = new double[buckets.size()];
         Local[] local = new Local[buckets.size()];
         synchronized (lockOf(buckets.get(0).key())) {
@@ -87,16 +89,16 @@ final class FallbackBuckets {
             for (int i = 0; i < buckets.size(); i++) {
                 Bucket bucket = buckets.get(i);
                 Policy share = FailurePolicy.share(bucket.policy(), n);
+                shares[i] = share;
                 local[i] = locals.computeIfAbsent(bucket.key(), k -> new Local(share.burst(), now));
                 held[i] = held(local[i], words.get(bucket.key()), share, n, now);
                 all &= held[i] >= 1 - EPSILON;
             }
             for (int i = 0; i < buckets.size(); i++) {
-                Policy share = FailurePolicy.share(buckets.get(i).policy(), n);
                 double left = all ? Math.max(0, held[i] - 1) : held[i];
                 local[i].tokens = left;
                 local[i].atNanos = now;
-                out[i] = decision(held[i] >= 1 - EPSILON, left, share);
+                out[i] = decision(held[i] >= 1 - EPSILON, left, shares[i]);
             }
             if (locals.size() >= MAX_ENTRIES) {
                 locals.clear(); // only a cap: the share decides for whoever was forgotten
@@ -123,9 +125,6 @@ final class FallbackBuckets {
         long retryMs = allowed ? 0 : Math.max(1, ceilMs((1 - left) / rate));
         return new Decision(allowed, remaining, retryMs, resetMs);
     }
-
-    /** Tokens this close to whole count as whole, as in the token-bucket script. */
-    private static final double EPSILON = 1e-9;
 
     private static double ratePerNano(Policy share) {
         return share.limit() / (share.periodMs() * 1e6);
