@@ -18,8 +18,9 @@ public interface WarmupConfig {
 
     /**
      * How many requests the gateway sends itself through its whole request path (rules, limiter and store,
-     * proxy) to a loopback target of its own before it reports ready; 0 leaves only the store checks.
+     * proxy) to a loopback target of its own before it reports ready, unless {@link #maxTime()} ends it first;
+     * 0 leaves only the store checks.
      */
-    @WithDefault("2000")
+    @WithDefault("5000")
     int requests();
 }
