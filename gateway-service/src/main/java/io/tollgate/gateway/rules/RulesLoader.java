@@ -68,8 +68,10 @@ public class RulesLoader {
                 return;
             }
             if (!book.loaded()) {
-                vertx.executeBlocking(snapshot::read, false)
-                        .onSuccess(set -> set.ifPresent(s -> book.apply(s, "snapshot")));
+                vertx.executeBlocking(() -> {
+                    live.remembered(snapshot.readGateways());
+                    return snapshot.read();
+                }, false).onSuccess(set -> set.ifPresent(s -> book.apply(s, "snapshot")));
             }
             if (watch) {
                 startWatch();
@@ -99,7 +101,13 @@ public class RulesLoader {
     }
 
     private Future<Void> take(RulesClient.Fetched fetched) {
-        live.heard(fetched.gateways());
+        if (live.heard(fetched.gateways())) {
+            int count = live.count();
+            vertx.executeBlocking(() -> {
+                snapshot.writeGateways(count);
+                return null;
+            }, false);
+        }
         if (fetched.status() == 304) {
             book.confirmed();
             return Future.succeededFuture();

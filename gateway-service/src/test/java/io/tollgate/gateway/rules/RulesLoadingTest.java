@@ -42,8 +42,12 @@ class RulesLoadingTest {
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(snapshot)
                 && Files.readString(snapshot).contains("\"version\":" + version));
         assertThat(Files.readString(snapshot)).contains("watch.one");
+        // beside it, the live-gateway count the rules service last gave
+        Path gateways = snapshot.resolveSibling(snapshot.getFileName() + ".gateways");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(gateways));
+        assertThat(Files.readString(gateways)).matches("[1-9][0-9]*");
         try (var siblings = Files.list(snapshot.getParent())) {
-            assertThat(siblings).as("no temp file left behind").containsExactly(snapshot);
+            assertThat(siblings).as("no temp file left behind").containsExactlyInAnyOrder(snapshot, gateways);
         }
     }
 

@@ -48,6 +48,11 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             if (args.containsKey("snapshot")) {
                 // the rules service is down at start: only the snapshot on disk can make the gateway ready
                 Files.writeString(snapshot, args.get("snapshot"));
+                if (args.containsKey("snapshot-gateways")) {
+                    // the live-gateway count a gateway keeps beside its snapshot
+                    Files.writeString(snapshot.resolveSibling(snapshot.getFileName() + ".gateways"),
+                            args.get("snapshot-gateways"));
+                }
                 config.put("tollgate.rules.url", "http://127.0.0.1:" + closedPort());
             } else {
                 config.put("tollgate.rules.url", rules.url());
