@@ -1,7 +1,11 @@
 package io.tollgate.e2e.support;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What one gateway's failure mode did for one rule between two scrapes of its metrics: the decisions it took
@@ -37,6 +41,27 @@ public record Fallbacks(String gateway, long allowed, long rejected, long overad
     }
 
     /** Lines for a log: one per gateway. */
+    /**
+     * The over-admissions {@code gateways} counted for {@code rule} since {@code before}, waited for (at most
+     * 5 s, while the store's late answers are on their way) until they reach {@code excess}: what passed beyond
+     * a bucket's ceiling. A failure-mode decision that overlapped store checks of the same client may admit one
+     * more; the store's late answer counts it, so only counted ones may pass the ceiling.
+     */
+    public static long overadmitted(List<JavaService> gateways, List<Metrics> before, String rule, long excess) {
+        long[] counted = {0};
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                counted[0] = between(gateways, before, Metrics.ofEach(gateways), rule).stream()
+                        .mapToLong(f -> Math.max(0, f.overadmitted()))
+                        .sum();
+                return counted[0] >= excess;
+            });
+        } catch (ConditionTimeoutException notCounted) {
+            // the caller's assertion says what was counted
+        }
+        return counted[0];
+    }
+
     public static String lines(List<Fallbacks> all) {
         return String.join("\n  ", all.stream().map(Fallbacks::toString).toList());
     }
