@@ -42,12 +42,15 @@ public class RulesLoader {
     private final RulesClient client;
     private final RulesSnapshot snapshot;
     private final boolean watch;
-    private final Counter refused;
+    private final Counter refusals;
     private final AtomicBoolean fetching = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean stopped;
-    /** The ETag of the last set refused, so a service that keeps serving it is not re-read and re-logged per poll. */
-    private volatile String refusedTag;
+    /**
+     * The last set refused, by ETag and body, so a service that keeps serving it is not re-read and re-logged per
+     * poll; a different body under the same ETag (a body cut short on its way) is read again.
+     */
+    private volatile Refused refused;
 
     RulesLoader(Vertx vertx, GatewayConfig config, RuleBook book, LiveGateways live, MeterRegistry registry) {
         this.vertx = vertx;
@@ -57,7 +60,7 @@ public class RulesLoader {
         this.client = new RulesClient(vertx, config.rules().url(), id, 5000);
         this.snapshot = new RulesSnapshot(Path.of(config.rules().snapshot()), codec);
         this.watch = config.rules().watch();
-        this.refused = Counter.builder("tollgate.rules.refused")
+        this.refusals = Counter.builder("tollgate.rules.refused")
                 .description("rule sets refused as invalid; the last good set stayed in force")
                 .register(registry);
     }
@@ -112,7 +115,8 @@ public class RulesLoader {
             book.confirmed();
             return Future.succeededFuture();
         }
-        if (fetched.etag() != null && fetched.etag().equals(refusedTag)) {
+        Refused last = refused;
+        if (last != null && last.same(fetched)) {
             return Future.succeededFuture();
         }
         return vertx.executeBlocking(() -> load(fetched.body(), fetched.etag()), false);
@@ -124,16 +128,25 @@ public class RulesLoader {
         try {
             set = codec.parseRuleSet(body.getBytes(), WireFormat.JSON);
         } catch (RuleValidationException e) {
-            refusedTag = etag;
-            refused.increment();
-            LOG.errorf("rule set from the rules service refused, version %d stays in force: %s", book.version(),
-                    e.getMessage());
+            refused = new Refused(etag, body.length(), body.hashCode());
+            refusals.increment();
+            LOG.errorf("rule set from the rules service (ETag %s, %d bytes) refused, version %d stays in force: %s",
+                    etag, body.length(), book.version(), e.getMessage());
             return null;
         }
         if (book.apply(set, "rules service")) {
             snapshot.write(set);
         }
         return null;
+    }
+
+    /** A refused set: its ETag and its body's length and hash. */
+    private record Refused(String etag, int length, int hash) {
+
+        boolean same(RulesClient.Fetched fetched) {
+            return etag != null && etag.equals(fetched.etag()) && fetched.body().length() == length
+                    && fetched.body().hashCode() == hash;
+        }
     }
 
     private void startWatch() {
