@@ -6,7 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The one owner of the Redis key scheme: {@code rl:<rule-id>:{<client-key>}}.
+ * The one owner of the Redis key scheme: {@code rl:<rule-id>:{<client-key>}}, and for a client of a tenant
+ * {@code rl:<rule-id>:{<tenant>}:<client-key>} beside the tenant's own {@code rl:<rule-id>:{<tenant>}}.
  * <p>
  * The braces are a Redis Cluster hash tag, so all buckets of one client live on one shard and one
  * script can check them together. A client key longer than 64 UTF-8 bytes, empty, or with any byte
@@ -30,6 +31,18 @@ public final class CounterKeys {
             throw new IllegalArgumentException("clientKey must not be null");
         }
         return "rl:" + ruleId + ":{" + clientPart(clientKey) + "}";
+    }
+
+    /**
+     * The bucket key of one rule for a client of {@code tenant}: it carries the tenant's hash tag, so the client's
+     * buckets and the tenant's ({@link #key(String, String)} of the tenant) live on one shard and one script checks
+     * them together. Each part is literal when safe, else its digest.
+     */
+    public static String key(String ruleId, String tenant, String clientKey) {
+        if (tenant == null) {
+            throw new IllegalArgumentException("tenant must not be null");
+        }
+        return key(ruleId, tenant) + ":" + clientPart(clientKey);
     }
 
     /** The client key as it appears inside the hash tag: literal when safe, else its digest. */

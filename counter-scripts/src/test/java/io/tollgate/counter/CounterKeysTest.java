@@ -54,4 +54,11 @@ class CounterKeysTest {
     void missing_rule_id_is_refused() {
         assertThatThrownBy(() -> CounterKeys.key("", "k")).hasMessageContaining("ruleId");
     }
+
+    @Test
+    void a_tenants_client_carries_the_tenants_hash_tag() {
+        assertThat(CounterKeys.key("orders.write", "acme", "ak_42")).isEqualTo("rl:orders.write:{acme}:ak_42");
+        assertThat(CounterKeys.key("per.tenant", "acme")).isEqualTo("rl:per.tenant:{acme}");
+        assertThat(CounterKeys.key("r", "acme", "a}b")).startsWith("rl:r:{acme}:sha256:");
+    }
 }

@@ -31,7 +31,7 @@ public class KeyResolver {
     /** The client key for {@code spec}, or empty when the request lacks it (absent or empty). */
     public Optional<String> resolve(KeySpec spec, HttpServerRequest request) {
         return switch (spec.kind()) {
-            case API_KEY -> header(request, apiKeyHeader);
+            case API_KEY, TENANT -> header(request, apiKeyHeader);
             case HEADER -> header(request, spec.header());
             case GLOBAL -> Optional.of(GLOBAL);
             case IP -> Optional.ofNullable(peer(request))
@@ -42,7 +42,7 @@ public class KeyResolver {
     /** What a request lacking the key of {@code spec} is missing, for the 401 answer (a header name). */
     public String missing(KeySpec spec) {
         return switch (spec.kind()) {
-            case API_KEY -> apiKeyHeader;
+            case API_KEY, TENANT -> apiKeyHeader;
             case HEADER -> spec.header();
             case IP -> "client address";
             case GLOBAL -> "nothing";

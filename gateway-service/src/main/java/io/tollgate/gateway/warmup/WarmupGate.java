@@ -62,7 +62,7 @@ public class WarmupGate {
     private static Rule rule(Algorithm algorithm, long limit, Duration period) {
         // the store cannot answer: allow, so the proxy path is warmed all the same
         return new Rule(RULE_ID, "the start-up warm-up's own checks", new RuleMatch(List.of(), "/**"), KeySpec.API_KEY,
-                algorithm, limit, period, limit, FailureMode.OPEN, false, true, MissingKey.REJECT);
+                algorithm, limit, period, limit, FailureMode.OPEN, false, true, MissingKey.REJECT, null);
     }
 
     /** Whether {@code request} is one of the warm-up's own: the gate is open and the request carries the secret. */

@@ -32,7 +32,7 @@ class RateLimitHeadersTest {
     @Test
     void theDesignExampleOfABucket() {
         Rule rule = new Rule("orders.write", null, RuleMatch.ANY, KeySpec.API_KEY, Algorithm.TOKEN_BUCKET, 10,
-                Duration.ofSeconds(1), 20, FailureMode.LOCAL, false, true, MissingKey.REJECT);
+                Duration.ofSeconds(1), 20, FailureMode.LOCAL, false, true, MissingKey.REJECT, null);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         RateLimitHeaders.write(headers,
                 new RuleDecision(rule, new Decision(true, 8, 0, 1200), Outcome.ALLOWED, false));
@@ -46,7 +46,7 @@ class RateLimitHeadersTest {
     @Test
     void aWindowReportsItsLimitAndPeriod() {
         Rule rule = new Rule("daily", null, RuleMatch.ANY, KeySpec.GLOBAL, Algorithm.FIXED_WINDOW, 1000,
-                Duration.ofDays(1), 1000, FailureMode.OPEN, false, true, MissingKey.REJECT);
+                Duration.ofDays(1), 1000, FailureMode.OPEN, false, true, MissingKey.REJECT, null);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         RateLimitHeaders.write(headers,
                 new RuleDecision(rule, new Decision(true, 999, 0, 3_600_000), Outcome.ALLOWED, false));

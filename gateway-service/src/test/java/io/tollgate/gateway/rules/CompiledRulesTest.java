@@ -19,7 +19,7 @@ class CompiledRulesTest {
 
     private static Rule rule(String id, List<String> methods, String path, boolean enabled) {
         return new Rule(id, null, new RuleMatch(methods, path), KeySpec.API_KEY, Algorithm.TOKEN_BUCKET, 10,
-                Duration.ofSeconds(1), 10, FailureMode.LOCAL, false, enabled, MissingKey.REJECT);
+                Duration.ofSeconds(1), 10, FailureMode.LOCAL, false, enabled, MissingKey.REJECT, null);
     }
 
     private final CompiledRules rules = new CompiledRules(new RuleSet(3, List.of(

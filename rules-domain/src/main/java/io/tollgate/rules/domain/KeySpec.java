@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * Which client key a rule counts by. Wire form: {@code api_key}, {@code ip}, {@code global} or
+ * Which client key a rule counts by. Wire form: {@code api_key}, {@code tenant}, {@code ip}, {@code global} or
  * {@code header:<Name>}.
  *
  * @param kind
@@ -21,6 +21,11 @@ public record KeySpec(Kind kind, String header) {
     public enum Kind {
         /** The API key header ({@code X-API-Key} unless the gateway names another). */
         API_KEY,
+        /**
+         * The tenant of the API key's client in the client directory: all of a tenant's clients count together; a
+         * client without a tenant is a tenant of its own.
+         */
+        TENANT,
         /** The client address ({@code X-Forwarded-For} only from trusted proxies). */
         IP,
         /** One bucket shared by every client. */
@@ -30,6 +35,7 @@ public record KeySpec(Kind kind, String header) {
     }
 
     public static final KeySpec API_KEY = new KeySpec(Kind.API_KEY, null);
+    public static final KeySpec TENANT = new KeySpec(Kind.TENANT, null);
     public static final KeySpec IP = new KeySpec(Kind.IP, null);
     public static final KeySpec GLOBAL = new KeySpec(Kind.GLOBAL, null);
 
@@ -64,6 +70,7 @@ public record KeySpec(Kind kind, String header) {
         }
         return switch (wire) {
             case "api_key" -> Optional.of(API_KEY);
+            case "tenant" -> Optional.of(TENANT);
             case "ip" -> Optional.of(IP);
             case "global" -> Optional.of(GLOBAL);
             default -> Optional.empty();

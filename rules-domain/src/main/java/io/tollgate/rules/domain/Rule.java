@@ -1,15 +1,20 @@
 package io.tollgate.rules.domain;
 
 import static io.tollgate.rules.domain.RuleValidator.AT_LEAST;
+import static io.tollgate.rules.domain.RuleValidator.AT_MOST_ENTRIES;
 import static io.tollgate.rules.domain.RuleValidator.ID_MISMATCH;
 import static io.tollgate.rules.domain.RuleValidator.ID_REGEX;
 import static io.tollgate.rules.domain.RuleValidator.KEY_REQUIRED;
 import static io.tollgate.rules.domain.RuleValidator.MAX_DESCRIPTION;
+import static io.tollgate.rules.domain.RuleValidator.MAX_PLANS;
 import static io.tollgate.rules.domain.RuleValidator.PERIOD_REQUIRED;
 import static io.tollgate.rules.domain.RuleValidator.REQUIRED;
 import static io.tollgate.rules.domain.RuleValidator.TOO_LONG;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
@@ -56,9 +61,11 @@ import io.tollgate.counter.Policy;
  * whether gateways apply the rule at all
  * @param missingKey
  * what to do with a request that lacks the key
+ * @param plans
+ * the limits of each plan that differs from the rule's own, by plan name; empty when none
  */
 @JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "failure_mode",
-        "shadow", "enabled", "missing_key"})
+        "shadow", "enabled", "missing_key", "plans"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Rule(
         @NotNull(message = REQUIRED) @Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String id,
@@ -72,13 +79,15 @@ public record Rule(
         @JsonProperty("failure_mode") FailureMode failureMode,
         boolean shadow,
         boolean enabled,
-        @JsonProperty("missing_key") MissingKey missingKey) {
+        @JsonProperty("missing_key") MissingKey missingKey,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) @Size(max = MAX_PLANS, message = AT_MOST_ENTRIES) Map<@Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String, @NotNull(message = REQUIRED) @Valid Limits> plans) {
 
     public Rule {
         match = match == null ? RuleMatch.ANY : match;
         algorithm = algorithm == null ? Algorithm.TOKEN_BUCKET : algorithm;
         failureMode = failureMode == null ? FailureMode.LOCAL : failureMode;
         missingKey = missingKey == null ? MissingKey.REJECT : missingKey;
+        plans = plans == null || plans.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(plans));
     }
 
     /**
@@ -87,12 +96,18 @@ public record Rule(
      */
     public static Rule of(String id, String path, KeySpec key, long limit, Duration period) {
         return new Rule(id, null, new RuleMatch(null, path), key, Algorithm.TOKEN_BUCKET, limit, period, limit,
-                FailureMode.LOCAL, false, true, MissingKey.REJECT);
+                FailureMode.LOCAL, false, true, MissingKey.REJECT, Map.of());
     }
 
     /** What one bucket of this rule allows, for the counter scripts. */
     public Policy policy() {
         return new Policy(algorithm, limit, period.toMillis(), burst);
+    }
+
+    /** The same rule with other plans. */
+    public Rule withPlans(Map<String, Limits> newPlans) {
+        return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
+                missingKey, newPlans);
     }
 
     /** The compiled {@code match.path}. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,7 +19,7 @@ import io.tollgate.counter.Algorithm;
 final class RuleReader {
 
     private static final Set<String> FIELDS = Set.of("id", "description", "match", "key", "algorithm", "limit",
-            "period", "burst", "failure_mode", "shadow", "enabled", "missing_key");
+            "period", "burst", "failure_mode", "shadow", "enabled", "missing_key", "plans");
     private static final Set<String> MATCH_FIELDS = Set.of("methods", "path");
 
     private RuleReader() {
@@ -53,7 +54,7 @@ final class RuleReader {
         String id = in.text(node, "id", "id");
         String description = in.text(node, "description", "description");
         RuleMatch match = match(node.get("match"), in);
-        KeySpec key = in.parsed(node, "key", KeySpec::parse, "api_key, ip, global or header:<Name>");
+        KeySpec key = in.parsed(node, "key", KeySpec::parse, "api_key, tenant, ip, global or header:<Name>");
         Algorithm algorithm = in.parsed(node, "algorithm", Algorithm::fromWireName,
                 "token_bucket, gcra, sliding_window or fixed_window");
         Long limit = in.whole(node, "limit");
@@ -73,8 +74,9 @@ final class RuleReader {
         Boolean shadow = in.bool(node, "shadow");
         Boolean enabled = in.bool(node, "enabled");
         MissingKey missingKey = in.parsed(node, "missing_key", MissingKey::fromWireName, "reject or skip");
+        Map<String, Limits> plans = LimitsReader.readMap(node.get("plans"), "plans", in);
         return new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst), failureMode,
-                shadow != null && shadow, enabled == null || enabled, missingKey);
+                shadow != null && shadow, enabled == null || enabled, missingKey, plans);
     }
 
     private static RuleMatch match(JsonNode node, JsonFields in) {

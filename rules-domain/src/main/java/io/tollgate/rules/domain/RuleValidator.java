@@ -28,14 +28,19 @@ public final class RuleValidator {
     public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
             "TRACE", "CONNECT");
     static final int MAX_DESCRIPTION = 1_000;
+    /** Plans one rule may name. */
+    static final int MAX_PLANS = 100;
+    /** Longest label of a client or tenant. */
+    static final int MAX_LABEL = 200;
 
     // The reasons the constraints on the rule's types give ({value}, {max}, {regexp}: the constraint's own).
     static final String REQUIRED = "is required";
-    static final String KEY_REQUIRED = "is required (api_key, ip, global or header:<Name>)";
+    static final String KEY_REQUIRED = "is required (api_key, tenant, ip, global or header:<Name>)";
     static final String PERIOD_REQUIRED = "is required (e.g. 1s, 10s, 1m, 1h, 1d or PT30S)";
     static final String ID_MISMATCH = "must match {regexp}";
     static final String TOO_LONG = "must be at most {max} characters";
     static final String AT_LEAST = "must be at least {value}";
+    static final String AT_MOST_ENTRIES = "must have at most {max} entries";
 
     private RuleValidator() {
     }
@@ -76,6 +81,11 @@ public final class RuleValidator {
         if (!errors.isEmpty()) {
             throw new RuleValidationException(errors);
         }
+    }
+
+    /** The validator of every module type; built on first use. */
+    static Validator validator() {
+        return Holder.VALIDATOR;
     }
 
     /** Built on first use: bootstrapping Hibernate Validator costs class loading a process may not need. */

@@ -21,7 +21,7 @@ final class Violations {
     /** Every field name, in the order DESIGN.md writes a rule set and a rule. */
     private static final List<String> FIELD_ORDER = List.of("version", "rules", "id", "description", "match",
             "methods", "path", "key", "algorithm", "limit", "period", "burst", "failure_mode", "shadow", "enabled",
-            "missing_key");
+            "missing_key", "plans", "tenant", "plan", "label", "overrides");
 
     private Violations() {
     }
@@ -42,7 +42,11 @@ final class Violations {
         StringBuilder field = new StringBuilder();
         List<Integer> rank = new ArrayList<>();
         for (Path.Node node : violation.getPropertyPath()) {
-            if (node.isInIterable()) {
+            if (node.isInIterable() && node.getKey() != null) {
+                // a map's entry: plans.free.limit, overrides.orders.write.burst
+                field.append('.').append(node.getKey());
+                rank.add(0);
+            } else if (node.isInIterable()) {
                 field.append('[').append(node.getIndex()).append(']');
                 rank.add(node.getIndex());
             }

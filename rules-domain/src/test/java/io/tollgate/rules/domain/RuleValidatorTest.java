@@ -26,7 +26,7 @@ class RuleValidatorTest {
     @Test
     void listsEveryBadValue() {
         Rule rule = new Rule("-bad", null, new RuleMatch(List.of("GET", "YELL"), "/a/**/b"), null, Algorithm.GCRA, 0,
-                Duration.ZERO, 0, null, false, true, null);
+                Duration.ZERO, 0, null, false, true, null, null);
 
         assertThat(RuleValidator.validate(rule)).extracting(FieldError::field).containsExactly("id",
                 "match.methods[1]", "match.path", "key", "limit", "period", "burst");
@@ -37,7 +37,7 @@ class RuleValidatorTest {
     @Test
     void reasonsKeepTheConstraintsParametersAndTheUsersText() {
         Rule rule = new Rule("Bad", "d".repeat(1_001), new RuleMatch(List.of(), "/a/{x}/${y}"), KeySpec.IP,
-                Algorithm.GCRA, 1, Duration.ofMillis(1), 1, null, false, true, null);
+                Algorithm.GCRA, 1, Duration.ofMillis(1), 1, null, false, true, null, null);
 
         assertThat(RuleValidator.validate(rule)).containsExactly(
                 new FieldError("id", "Bad", "must match ^[a-z0-9][a-z0-9._-]{0,62}$"),

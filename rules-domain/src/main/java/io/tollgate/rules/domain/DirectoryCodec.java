@@ -1,0 +1,165 @@
+package io.tollgate.rules.domain;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * THE parser and writer of client-directory entries, used by the rules service for what it accepts and by
+ * gateways for what they load: strict as {@link RuleCodec} (unknown and duplicate fields refused, every bad field
+ * reported in one {@link RuleValidationException}). Whether an entry fits the rules (a plan some rule names, an
+ * override of a rule that exists) depends on the rule set: {@link DirectoryValidator}. Thread-safe.
+ */
+public final class DirectoryCodec {
+
+    private static final Set<String> CLIENT_FIELDS = Set.of("tenant", "plan", "label", "overrides");
+    private static final Set<String> TENANT_FIELDS = Set.of("plan", "label", "overrides");
+
+    private final ObjectMapper json = JsonMapper.builder()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    /** One client entry (JSON). */
+    public ClientEntry parseClient(byte[] body) {
+        return client(tree(body));
+    }
+
+    /** One tenant entry (JSON). */
+    public TenantEntry parseTenant(byte[] body) {
+        return tenant(tree(body));
+    }
+
+    /** One JSON object, or a {@link RuleValidationException} saying why the text is not one. */
+    public JsonNode tree(byte[] body) {
+        try {
+            JsonNode node = json.readTree(body);
+            if (node == null || node.isMissingNode()) {
+                throw invalid("", null, "the body is empty");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw invalid("", null, "not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw invalid("", null, "unreadable: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The client entry in {@code node}; {@code extraFields} are fields the caller reads itself (the {@code key}
+     * of a bulk-import line) and are not refused as unknown.
+     */
+    public ClientEntry client(JsonNode node, String... extraFields) {
+        JsonFields in = new JsonFields();
+        if (!object(node, in, "a client entry")) {
+            in.throwIfAny();
+        }
+        in.rejectUnknown(node, known(CLIENT_FIELDS, extraFields), "");
+        String tenant = in.text(node, "tenant", "tenant");
+        String plan = in.text(node, "plan", "plan");
+        String label = in.text(node, "label", "label");
+        Map<String, Limits> overrides = LimitsReader.readMap(node.get("overrides"), "overrides", in);
+        ClientEntry entry = new ClientEntry(tenant, plan, label, overrides);
+        in.addUnreported(DirectoryValidator.validate(entry));
+        in.throwIfAny();
+        return entry;
+    }
+
+    /** The tenant entry in {@code node}. */
+    public TenantEntry tenant(JsonNode node, String... extraFields) {
+        JsonFields in = new JsonFields();
+        if (!object(node, in, "a tenant entry")) {
+            in.throwIfAny();
+        }
+        in.rejectUnknown(node, known(TENANT_FIELDS, extraFields), "");
+        String plan = in.text(node, "plan", "plan");
+        String label = in.text(node, "label", "label");
+        Map<String, Limits> overrides = LimitsReader.readMap(node.get("overrides"), "overrides", in);
+        TenantEntry entry = new TenantEntry(plan, label, overrides);
+        in.addUnreported(DirectoryValidator.validate(entry));
+        in.throwIfAny();
+        return entry;
+    }
+
+    /** A page of directory changes, every entry in it read as strictly as one sent alone. */
+    public DirectoryChanges parseChanges(byte[] body) {
+        JsonNode root = tree(body);
+        JsonFields in = new JsonFields();
+        if (!object(root, in, "a page of directory changes")) {
+            in.throwIfAny();
+        }
+        in.rejectUnknown(root, Set.of("seq", "more", "tenants", "clients"), "");
+        Long seq = in.whole(root, "seq");
+        Boolean more = in.bool(root, "more");
+        List<DirectoryChanges.TenantChange> tenants = new ArrayList<>();
+        for (JsonNode change : array(root, "tenants", in)) {
+            String id = change.path("id").asText(null);
+            JsonNode entry = change.get("entry");
+            tenants.add(new DirectoryChanges.TenantChange(id, entry == null || entry.isNull() ? null : tenant(entry)));
+        }
+        List<DirectoryChanges.ClientChange> clients = new ArrayList<>();
+        for (JsonNode change : array(root, "clients", in)) {
+            String digest = change.path("digest").asText(null);
+            if (!ClientDigest.isDigest(digest)) {
+                in.reject("clients.digest", Values.show(change.get("digest")), "must be 64 lowercase hex digits");
+                continue;
+            }
+            JsonNode entry = change.get("entry");
+            clients.add(new DirectoryChanges.ClientChange(digest, entry == null || entry.isNull() ? null : client(entry)));
+        }
+        in.throwIfAny();
+        return new DirectoryChanges(seq == null ? 0 : seq, more != null && more, tenants, clients);
+    }
+
+    /** The JSON form of an entry or a page of changes. */
+    public String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a directory value always serialises", e);
+        }
+    }
+
+    private static List<JsonNode> array(JsonNode root, String field, JsonFields in) {
+        JsonNode node = root.get(field);
+        List<JsonNode> out = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return out;
+        }
+        if (!node.isArray()) {
+            in.reject(field, Values.show(node), "must be a list");
+            return out;
+        }
+        node.forEach(out::add);
+        return out;
+    }
+
+    private static boolean object(JsonNode node, JsonFields in, String what) {
+        if (node == null || !node.isObject()) {
+            in.reject("", Values.show(node), "must be an object (" + what + ")");
+            return false;
+        }
+        return true;
+    }
+
+    private static Set<String> known(Set<String> fields, String... extra) {
+        if (extra.length == 0) {
+            return fields;
+        }
+        Set<String> all = new HashSet<>(fields);
+        all.addAll(List.of(extra));
+        return all;
+    }
+
+    private static RuleValidationException invalid(String field, String value, String reason) {
+        return new RuleValidationException(List.of(new FieldError(field, value, reason)));
+    }
+}
