@@ -16,6 +16,18 @@ interface CounterModel {
      */
     Step decide(BucketState stored, Policy policy, long nowMicros, long cost);
 
+    /**
+     * The Lua {@code peek} of one bucket: its own {@code decide} as a check of cost 1, of which only the view of
+     * nothing spent is kept.
+     *
+     * @param stored
+     * what the bucket holds, or null when absent (then it peeks as full and does not exist)
+     */
+    default Peek peek(BucketState stored, Policy policy, long nowMicros) {
+        Step step = decide(stored, policy, nowMicros, 1);
+        return new Peek(stored != null, step.remainingUnspent(), step.resetUnspentMs());
+    }
+
     /** The model of an algorithm. */
     static CounterModel of(Algorithm algorithm) {
         return switch (algorithm) {

@@ -9,32 +9,36 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
- * The catalog of the Lua sent to Redis: {@code check}, assembled from the four algorithm files and the
- * driver under {@code counter-scripts/} on the class path, and {@code check_on_node}, the same behind a
- * prelude that takes the keys of several slots of one Cluster node.
+ * The catalog of the Lua sent to Redis, the one place scripts live: {@code check}, assembled from the four
+ * algorithm files, the argument reader and the check driver under {@code counter-scripts/} on the class path;
+ * {@code check_on_node}, the same behind a prelude that takes the keys of several slots of one Cluster node;
+ * and {@code peek}, the same algorithms and arguments behind a read-only driver.
  * <p>
  * Run {@code main} to print the script text, so shell scripts can {@code SCRIPT LOAD} it.
  */
 public final class CounterScripts {
 
     /**
-     * The table the algorithm files fill and the driver dispatches on: a local, as Redis forbids globals,
-     * built with one slot per {@link Algorithm} so filling it never resizes it (it is rebuilt on every call).
-     * The slots the call's ARGV names (every fourth from the third, up to the last key's) are marked
-     * {@code true} first, and each algorithm's code runs only when its slot is marked: Lua builds every
-     * function it meets afresh on each call, so a call builds only its own algorithms' (measured with
-     * {@code bench/scripts/counter-scripts-instructions.sh}: 4-6 % fewer instructions in Redis per check).
-     * A name that is not an algorithm's stays absent, and the driver answers it with its error.
+     * The table the algorithm files fill and {@code arguments.lua} picks each key's {@code decide} from: a local,
+     * as Redis forbids globals, built with one slot per {@link Algorithm} so filling it never resizes it (it is
+     * rebuilt on every call). The slots the call's ARGV names (every fourth from the third, up to the last
+     * key's) are marked {@code true} first, and each algorithm's code runs only when its slot is marked: Lua
+     * builds every function it meets afresh on each call, so a call builds only its own algorithms' (measured
+     * with {@code bench/scripts/counter-scripts-instructions.sh}: 4-6 % fewer instructions in Redis per check).
+     * A name that is not an algorithm's stays absent, and {@code arguments.lua} answers it with its error.
      */
-    private static final String PRELUDE = Arrays.stream(Algorithm.values())
+    private static final String ALGORITHM_SLOTS = Arrays.stream(Algorithm.values())
             .map(a -> a.wireName() + " = false")
             .collect(Collectors.joining(", ", "local ALGORITHMS = { ", " }\n"))
             + "for a = 3, 2 + 4 * #KEYS, 4 do if ALGORITHMS[ARGV[a]] == false then ALGORITHMS[ARGV[a]] = true end end\n";
 
-    private static final Script CHECK = assemble("check", "");
-    private static final Script CHECK_ON_NODE = assemble("check_on_node", read("on_node.lua"));
+    private static final Script CHECK = assemble("check", "", "check.lua");
+    private static final Script CHECK_ON_NODE = assemble("check_on_node", read("on_node.lua"), "check.lua");
+    /** Redis refuses any write of a script flagged {@code no-writes}, and runs it on a replica or out of memory. */
+    private static final Script PEEK = assemble("peek", "#!lua flags=no-writes\n", "peek.lua");
 
     /**
      * A script as Redis knows it.
@@ -68,26 +72,45 @@ public final class CounterScripts {
     }
 
     /**
-     * Prints the text of {@code check} (or, given the argument {@code check_on_node}, of that one) to standard
-     * output, for {@code redis-cli SCRIPT LOAD "$(...)"}.
+     * What buckets hold now, without spending or writing anything: the arguments of {@code check}
+     * ({@link PeekCall} lays them out), a reply of three integers per key; see {@code peek.lua}.
+     */
+    public static Script peek() {
+        return PEEK;
+    }
+
+    /**
+     * Prints the text of {@code check} (or of the script the argument names: {@code check_on_node}, {@code peek})
+     * to standard output, for {@code redis-cli SCRIPT LOAD "$(...)"}.
      */
     public static void main(String[] args) {
+        String name = args.length > 0 ? args[0] : CHECK.name();
+        Script script = Stream.of(CHECK, CHECK_ON_NODE, PEEK)
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no script named \"" + name + "\""));
         // the script itself is this tool's output, not a log line
-        System.out.print((args.length > 0 && args[0].equals(CHECK_ON_NODE.name()) ? CHECK_ON_NODE : CHECK).text());
+        System.out.print(script.text());
         System.out.flush();
     }
 
     /**
-     * {@code head} (a shebang must come first), the prelude, each algorithm's file inside
-     * {@code if ALGORITHMS.<name> then ... end}, then the driver.
+     * {@code head} (a shebang must come first), the prelude: {@code fail}, which answers the errors of
+     * {@code arguments.lua} with the script's name (written in here, so naming the script costs a call
+     * nothing), and the algorithm slots; each algorithm's file inside {@code if ALGORITHMS.<name> then ... end},
+     * {@code arguments.lua}, then the {@code driver}.
      */
-    private static Script assemble(String name, String head) {
-        StringBuilder text = new StringBuilder(head).append(PRELUDE);
+    private static Script assemble(String name, String head, String driver) {
+        StringBuilder text = new StringBuilder(head)
+                .append("local function fail(message)\n")
+                .append("  return redis.error_reply('ERR tollgate ").append(name).append(": ' .. message)\n")
+                .append("end\n")
+                .append(ALGORITHM_SLOTS);
         for (Algorithm algorithm : Algorithm.values()) {
             text.append("if ALGORITHMS.").append(algorithm.wireName()).append(" then\n")
                     .append(read(algorithm.wireName() + ".lua")).append("end\n");
         }
-        String assembled = text.append(read("check.lua")).append('\n').toString();
+        String assembled = text.append(read("arguments.lua")).append(read(driver)).append('\n').toString();
         return new Script(name, assembled, sha1(assembled));
     }
 

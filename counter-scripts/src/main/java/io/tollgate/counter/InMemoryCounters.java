@@ -60,6 +60,27 @@ public final class InMemoryCounters {
         return decisions;
     }
 
+    /**
+     * What bucket {@code key} holds at {@code nowMicros} under {@code policy}, spending nothing and changing
+     * nothing: what the Lua {@code peek} answers for the same state. A state that would be forgotten by now
+     * counts as absent (Redis would have dropped its key).
+     */
+    public Peek peek(String key, Policy policy, long nowMicros) {
+        return CounterModel.of(policy.algorithm()).peek(live(states.get(key), nowMicros), policy, nowMicros);
+    }
+
+    /**
+     * Forgets bucket {@code key}, so it is full again (as Redis {@code DEL}); whether it held a state that
+     * counted at {@code nowMicros}. Under the key's lock, so a check of that client runs wholly before or after.
+     */
+    public boolean reset(String key, long nowMicros) {
+        BucketState removed;
+        synchronized (lockFor(key)) {
+            removed = states.remove(key);
+        }
+        return live(removed, nowMicros) != null;
+    }
+
     /** How many keys are held (forgotten ones excluded once swept). */
     public int size() {
         return states.size();
@@ -69,7 +90,7 @@ public final class InMemoryCounters {
     public void forgetExpired(long nowMicros) {
         // remove(key, state) removes only the state we saw, so a concurrent write is never lost
         states.forEach((key, state) -> {
-            if (nowMicros >= state.expiresAtMicros()) {
+            if (live(state, nowMicros) == null) {
                 states.remove(key, state);
             }
         });
@@ -95,6 +116,11 @@ public final class InMemoryCounters {
             }
         }
         return decisions;
+    }
+
+    /** {@code state}, or null when absent or past its expiry at {@code nowMicros}, as {@link #forgetExpired} drops. */
+    private static BucketState live(BucketState state, long nowMicros) {
+        return state != null && nowMicros < state.expiresAtMicros() ? state : null;
     }
 
     /** The lock of a key's hash tag (the text inside its first braces, as Redis Cluster picks its slot). */

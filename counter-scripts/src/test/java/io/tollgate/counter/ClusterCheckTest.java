@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.tollgate.counter.testing.RedisCluster;
 
-/** The check script on a real Redis Cluster of 3 primaries with a replica each, through the cluster client. */
+/** The check and peek scripts on a real Redis Cluster of 3 primaries with a replica each, through the cluster client. */
 class ClusterCheckTest {
 
     static final Policy TB = new Policy(Algorithm.TOKEN_BUCKET, 10, 1000, 20);
@@ -59,6 +59,28 @@ class ClusterCheckTest {
         assertThat(perPrimary.values()).allSatisfy(count -> assertThat(count).isGreaterThan(50));
         for (String key : keys) {
             assertThat(StoredValues.describe(client.send("GET", key))).as(key).startsWith("t:19:");
+        }
+    }
+
+    @Test
+    void peek_and_reset_work_on_every_primary_and_change_nothing_but_the_reset_key() {
+        long now = RedisScriptTestBase.base();
+        List<String> keys = IntStream.range(0, 60).mapToObj(i -> CounterKeys.key("peek", "client-" + i)).toList();
+        assertThat(keys.stream().map(cluster::ownerOf).distinct()).hasSameSizeAs(cluster.primaries());
+        List<String> checked = keys.subList(0, 30);
+        checked.forEach(key -> client.check(List.of(key), List.of(TB), 5, now));
+
+        for (String key : keys) {
+            Peek expected = checked.contains(key) ? new Peek(true, 15, 500) : new Peek(false, 20, 0);
+            assertThat(client.peek(List.of(key), List.of(TB), now)).as(key).containsExactly(expected);
+        }
+        for (String key : keys) {
+            assertThat(client.send("DEL", key).toLong()).as("%s reset, it existed", key)
+                    .isEqualTo(checked.contains(key) ? 1 : 0);
+        }
+
+        for (String key : keys) {
+            assertThat(client.peek(List.of(key), List.of(TB), now)).as(key).containsExactly(new Peek(false, 20, 0));
         }
     }
 

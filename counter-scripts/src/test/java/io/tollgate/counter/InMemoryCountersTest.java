@@ -13,7 +13,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link InMemoryCounters} on its own: atomic under threads, all or nothing, bounded memory. */
+/** {@link InMemoryCounters} on its own: atomic under threads, all or nothing, bounded memory, peek and reset. */
 class InMemoryCountersTest {
 
     static final long T0 = 1_800_000_000_000_000L;
@@ -84,6 +84,42 @@ class InMemoryCountersTest {
             counters.check(List.of(CounterKeys.key("r", "client-" + i)), List.of(TB), 1, T0 + i * 1000L);
         }
         assertThat(counters.size()).isLessThan(4096 + 200);
+    }
+
+    @Test
+    void a_peek_reads_what_a_bucket_holds_and_spends_nothing() {
+        String key = CounterKeys.key("orders.write", "peek");
+        counters.check(List.of(key), List.of(TB), 16, T0);
+
+        assertThat(counters.peek(key, TB, T0 + 500_000)).isEqualTo(new Peek(true, 9, 1100));
+        assertThat(counters.peek(key, TB, T0 + 500_000)).isEqualTo(new Peek(true, 9, 1100));
+        assertThat(counters.check(List.of(key), List.of(TB), 1, T0 + 500_000)).containsExactly(
+                new Decision(true, 8, 0, 1200));
+    }
+
+    @Test
+    void an_absent_or_forgotten_bucket_peeks_as_full() {
+        String key = CounterKeys.key("r", "forgotten");
+
+        assertThat(counters.peek(key, TB, T0)).isEqualTo(new Peek(false, 20, 0));
+        counters.check(List.of(key), List.of(TB), 1, T0); // full again 100 ms later
+        assertThat(counters.peek(key, TB, T0 + 99_999)).isEqualTo(new Peek(true, 19, 1));
+        assertThat(counters.peek(key, TB, T0 + 100_000)).isEqualTo(new Peek(false, 20, 0));
+    }
+
+    @Test
+    void a_reset_bucket_is_full_again_and_a_reset_says_whether_there_was_one() {
+        String key = CounterKeys.key("r", "reset");
+        String other = CounterKeys.key("other", "reset");
+        counters.check(List.of(key, other), List.of(ONE_A_DAY, ONE_A_DAY), 1, T0);
+
+        assertThat(counters.reset(key, T0 + 1)).isTrue();
+
+        assertThat(counters.peek(key, ONE_A_DAY, T0 + 1)).isEqualTo(new Peek(false, 1, 0));
+        assertThat(counters.check(List.of(key), List.of(ONE_A_DAY), 1, T0 + 1).get(0).allowed()).isTrue();
+        assertThat(counters.peek(other, ONE_A_DAY, T0 + 1).remaining()).as("the client's other bucket").isZero();
+        assertThat(counters.reset(CounterKeys.key("r", "never-seen"), T0)).isFalse();
+        assertThat(counters.reset(other, T0 + 86_400_000_000L)).as("its state expired: nothing to reset").isFalse();
     }
 
     @Test

@@ -18,7 +18,7 @@ import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Response;
 
 /**
- * Runs the {@code check} script through the Vert.x Redis client, standalone or cluster, as the
+ * Runs the {@code check} and {@code peek} scripts through the Vert.x Redis client, standalone or cluster, as the
  * gateway will: EVALSHA, and on NOSCRIPT the full text once (EVAL caches it on that node).
  */
 final class ScriptClient implements AutoCloseable {
@@ -65,6 +65,15 @@ final class ScriptClient implements AutoCloseable {
      */
     List<Decision> checkOnOneNode(CheckCall call) {
         return call.parse(await(run(CounterScripts.checkOnNode(), call.evalArgsOnOneNode(1))));
+    }
+
+    /** One peek: what each bucket holds, or the Redis error as an exception. */
+    List<Peek> peek(List<String> keys, List<Policy> policies, long nowMicros) {
+        return peek(PeekCall.of(keys, policies, OptionalLong.of(nowMicros)));
+    }
+
+    List<Peek> peek(PeekCall call) {
+        return call.parse(await(run(CounterScripts.peek(), call.evalArgs())));
     }
 
     private CompletableFuture<List<Long>> run(CounterScripts.Script script, List<String> evalArgs) {

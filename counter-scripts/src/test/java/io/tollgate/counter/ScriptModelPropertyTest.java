@@ -20,9 +20,9 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * For random sequences of (time step, cost, policy, policy changes), the Lua script on a real Redis
- * and the Java side give the SAME decisions: each reference model alone, and {@link InMemoryCounters}
- * for multi-key calls mixing algorithms.
+ * For random sequences of (time step, cost, policy, policy changes), the Lua scripts on a real Redis
+ * and the Java side give the SAME decisions and peeks: each reference model alone, and
+ * {@link InMemoryCounters} for multi-key calls mixing algorithms.
  */
 class ScriptModelPropertyTest {
 
@@ -45,8 +45,13 @@ class ScriptModelPropertyTest {
         redis.close();
     }
 
+    /**
+     * Before each check a peek, with the check's policy or the other one: it reads as the model does, leaves the
+     * stored value and its expiry as they were, and the checks after it still decide as the model, which never
+     * saw it.
+     */
     @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
-    void each_model_decides_as_its_script(@ForAll Algorithm algorithm, @ForAll("shapes") long[] first,
+    void each_model_decides_and_peeks_as_its_script(@ForAll Algorithm algorithm, @ForAll("shapes") long[] first,
             @ForAll("shapes") long[] second, @ForAll("offsets") long offset, @ForAll("ops") List<Op> ops) {
         List<Policy> policies = List.of(policy(algorithm, first), policy(algorithm, second));
         String key = CounterKeys.key("p-" + UUID.randomUUID(), "c");
@@ -55,6 +60,13 @@ class ScriptModelPropertyTest {
         long now = RedisScriptTestBase.base() + offset;
         for (Op op : ops) {
             now += op.stepMicros();
+            Policy peeked = policies.get((op.policyChoice() >> 1) % 2);
+            String stored = storedValue(key);
+            Peek peek = client.peek(List.of(key), List.of(peeked), now).get(0);
+
+            assertThat(peek).as("peek %s at %d after %s", peeked, now, state).isEqualTo(model.peek(state, peeked, now));
+            assertThat(storedValue(key)).as("value and expiry after a peek").isEqualTo(stored);
+
             Policy policy = policies.get(op.policyChoice() % 2);
             Step step = model.decide(state, policy, now, op.cost());
             Decision lua = client.check(List.of(key), List.of(policy), op.cost(), now).get(0);
@@ -87,6 +99,14 @@ class ScriptModelPropertyTest {
 
             assertThat(memory.check(keys, policies, op.cost(), now)).as("%s at %d cost %d", policies, now, op.cost())
                     .isEqualTo(lua);
+            // what they hold; not whether they exist: at an explicit now the map drops a state when its
+            // moment passes, where Redis drops the key only when its own clock (behind, here) reaches it
+            List<Peek> luaPeeks = client.peek(keys, policies, now + op.stepMicros());
+            for (int i = 0; i < keyCount; i++) {
+                Peek peek = memory.peek(keys.get(i), policies.get(i), now + op.stepMicros());
+                assertThat(List.of(peek.remaining(), peek.resetMs())).as("peek of key %d", i)
+                        .containsExactly(luaPeeks.get(i).remaining(), luaPeeks.get(i).resetMs());
+            }
         }
     }
 
@@ -121,6 +141,11 @@ class ScriptModelPropertyTest {
                 net.jqwik.api.Tuple.of(2, Arbitraries.longs().between(2, 60)));
         Arbitrary<Integer> choice = Arbitraries.integers().between(0, 7);
         return Combinators.combine(step, cost, choice).as(Op::new).list().ofMinSize(1).ofMaxSize(40);
+    }
+
+    /** The stored value as text and its expiry, e.g. {@code t:8:<since>:<full_at> until 1796256001700}. */
+    private static String storedValue(String key) {
+        return StoredValues.describe(client.send("GET", key)) + " until " + client.send("PEXPIRETIME", key);
     }
 
     private Policy policy(Algorithm algorithm, long[] shape) {

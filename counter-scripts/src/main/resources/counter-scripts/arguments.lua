@@ -1,0 +1,104 @@
+-- arguments: reads and checks the KEYS and ARGV that check and peek share, before either reads a bucket.
+-- The catalog sends it after its prelude (fail, which answers 'ERR tollgate <script>: <message>', and
+-- "local ALGORITHMS = { <one slot per algorithm> }" with the slots ARGV names marked) and the algorithm files,
+-- and the script's driver after it.
+--
+-- KEYS[1..N]  bucket keys rl:<rule-id>:{<client-key>}; the keys of one client share one hash tag, so one
+--             shard. Several clients in one call: on standalone Redis; on a Cluster through on_node.lua
+--             (their keys are in different slots, which a script's declared keys may not be).
+-- ARGV[1]     now as Unix time in microseconds, or "" to take Redis TIME (production always does;
+--             tests pass it). Expiries are absolute (SET ... PXAT), so an explicit now must be a
+--             real moment: a value far in the past writes keys that vanish at once.
+-- ARGV[2]     cost of each check, a whole number >= 1 ("" = 1)
+-- then four per key i, from ARGV[2 + 4(i-1) + 1]:
+--             algorithm wire name (token_bucket, gcra, sliding_window, fixed_window), limit,
+--             period_ms, burst; all whole numbers from 1 to 1e12
+-- then, for several clients, one per client g from ARGV[2 + 4N + 1]: how many of the keys, in order, are
+--             client g's (whole numbers summing to N). Without them the N keys are one client's.
+-- Leaves: n (the key count), now, cost, policy (per key i at 4(i-1)+1..+4: its algorithm's decide, limit,
+-- period_ms, burst) and last (the last key of each client, when several; else nil).
+-- Nonsense arguments return an error naming the argument and its value (fail): every argument is read
+-- before the first bucket.
+
+-- A whole number from 1 to 1e12 (so period_ms x 1000 stays exact); else nil. (tonumber and
+-- arithmetic, not patterns: this runs for every argument of every check.)
+local function whole(text)
+  local value = tonumber(text)
+  if value and value >= 1 and value <= 1e12 and value % 1 == 0 then
+    return value
+  end
+  return nil
+end
+
+local n = #KEYS
+if n == 0 then
+  return fail('no KEYS given')
+end
+local clients = #ARGV - (2 + 4 * n)
+if clients < 0 then
+  return fail('ARGV count ' .. #ARGV .. ' for ' .. n .. ' keys, expected ' .. (2 + 4 * n)
+    .. ' (and one key count per client when several)')
+end
+
+local now
+if ARGV[1] == '' then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+else
+  now = tonumber(ARGV[1])
+  -- below 4e15 (the year 2096): exact, and window arithmetic keeps a whole µs of precision
+  if not (now and now >= 0 and now < 4e15 and now % 1 == 0) then
+    return fail('now_us must be whole microseconds since 1970, was "' .. ARGV[1] .. '"')
+  end
+end
+
+local cost = 1
+if ARGV[2] ~= '' then
+  cost = whole(ARGV[2])
+  if not cost then
+    return fail('cost must be a whole number >= 1, was "' .. ARGV[2] .. '"')
+  end
+end
+
+-- per key at 4(i-1)+1..+4: its algorithm, limit, period_ms and burst, every key's read before any bucket
+-- is (so nonsense for a later client spends nothing of an earlier one); sized for the common one-key call,
+-- as reply and pending below
+local policy = { false, false, false, false }
+for i = 1, n do
+  local a = 2 + 4 * (i - 1)
+  local algorithm = ALGORITHMS[ARGV[a + 1]]
+  if not algorithm then
+    return fail('algorithm of key ' .. i .. ' is unknown: "' .. ARGV[a + 1] .. '"')
+  end
+  local limit, period_ms, burst = whole(ARGV[a + 2]), whole(ARGV[a + 3]), whole(ARGV[a + 4])
+  if not limit then
+    return fail('limit of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 2] .. '"')
+  end
+  if not period_ms then
+    return fail('period_ms of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 3] .. '"')
+  end
+  if not burst then
+    return fail('burst of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 4] .. '"')
+  end
+  local r = 4 * (i - 1)
+  policy[r + 1], policy[r + 2], policy[r + 3], policy[r + 4] = algorithm, limit, period_ms, burst
+end
+
+-- the last key of each client, when several
+local last
+if clients > 0 then
+  last = {}
+  local counted = 0
+  for g = 1, clients do
+    local count = whole(ARGV[2 + 4 * n + g])
+    if not count or counted + count > n then
+      return fail('key count of client ' .. g .. ' must be a whole number >= 1 within the ' .. n
+        .. ' keys, was "' .. ARGV[2 + 4 * n + g] .. '"')
+    end
+    counted = counted + count
+    last[g] = counted
+  end
+  if counted ~= n then
+    return fail('key counts of the ' .. clients .. ' clients sum to ' .. counted .. ', not the ' .. n .. ' keys')
+  end
+end
