@@ -3,11 +3,16 @@ package io.tollgate.gateway.limiter;
 import java.util.List;
 
 import io.tollgate.counter.Decision;
+import io.tollgate.counter.Peek;
 import io.vertx.core.Future;
 
 /**
  * A counter store: checks and spends from all of one client's buckets at once. Either every bucket allows
  * and each is spent, or none is spent. Implementations never block the calling event loop.
+ * <p>
+ * For the management operations it also reads a bucket without spending ({@link #peek}) and resets one
+ * ({@link #reset}). Both stores implement them; they are default methods so that a check alone (a lambda, in
+ * tests) is still a store, which answers them with a failed future.
  */
 public interface RateLimiter {
 
@@ -17,4 +22,21 @@ public interface RateLimiter {
      * propagation, which cost measurable CPU per check here.
      */
     Future<List<Decision>> check(List<Bucket> buckets);
+
+    /**
+     * What {@code bucket} holds now under its policy (whether it is stored, whole units held, ms until full),
+     * spending nothing and changing no bucket; an absent bucket peeks as full. A failed future when the store
+     * cannot answer.
+     */
+    default Future<Peek> peek(Bucket bucket) {
+        return Future.failedFuture(new UnsupportedOperationException("this store cannot peek"));
+    }
+
+    /**
+     * Resets {@code bucket}: deletes what it holds, so its next check finds it full. True when there was a
+     * bucket to reset, false when there was none. A failed future when the store cannot answer.
+     */
+    default Future<Boolean> reset(Bucket bucket) {
+        return Future.failedFuture(new UnsupportedOperationException("this store cannot reset a bucket"));
+    }
 }

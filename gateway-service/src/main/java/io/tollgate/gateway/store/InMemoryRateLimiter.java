@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.InMemoryCounters;
+import io.tollgate.counter.Peek;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
 import io.vertx.core.Future;
@@ -24,7 +25,7 @@ final class InMemoryRateLimiter implements RateLimiter {
 
     @Override
     public Future<List<Decision>> check(List<Bucket> buckets) {
-        long nowMicros = clock.instant().toEpochMilli() * 1000;
+        long nowMicros = nowMicros();
         try {
             return Future.succeededFuture(counters.check(
                     buckets.stream().map(Bucket::key).toList(),
@@ -34,5 +35,19 @@ final class InMemoryRateLimiter implements RateLimiter {
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }
+    }
+
+    @Override
+    public Future<Peek> peek(Bucket bucket) {
+        return Future.succeededFuture(counters.peek(bucket.key(), bucket.policy(), nowMicros()));
+    }
+
+    @Override
+    public Future<Boolean> reset(Bucket bucket) {
+        return Future.succeededFuture(counters.reset(bucket.key(), nowMicros()));
+    }
+
+    private long nowMicros() {
+        return clock.instant().toEpochMilli() * 1000;
     }
 }

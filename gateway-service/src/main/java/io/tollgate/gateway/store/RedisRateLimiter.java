@@ -11,6 +11,8 @@ import org.jboss.logging.Logger;
 import io.tollgate.counter.CheckCall;
 import io.tollgate.counter.CounterScripts;
 import io.tollgate.counter.Decision;
+import io.tollgate.counter.Peek;
+import io.tollgate.counter.PeekCall;
 import io.tollgate.counter.Policy;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.limiter.RateLimiter;
@@ -34,12 +36,15 @@ import io.vertx.redis.client.Response;
  * With {@code coalesce}, the checks an event loop asks for in one turn go together ({@link CoalescedChecks}):
  * on standalone Redis as one call for all of them, on a Cluster as one call per node; off an event loop each
  * goes alone.
+ * <p>
+ * {@link #peek} and {@link #reset} (the management operations) are one command each on the same connections.
  */
 final class RedisRateLimiter implements RateLimiter {
 
     private static final Logger LOG = Logger.getLogger(RedisRateLimiter.class);
     private static final CounterScripts.Script SCRIPT = CounterScripts.check();
     private static final CounterScripts.Script ON_NODE = CounterScripts.checkOnNode();
+    private static final CounterScripts.Script PEEK = CounterScripts.peek();
     private static final long COST = 1;
 
     private final PinnedConnections redis;
@@ -75,6 +80,23 @@ final class RedisRateLimiter implements RateLimiter {
         }
         CheckCall call = CheckCall.of(keys, policies, COST, OptionalLong.empty());
         return coalesced != null ? coalesced.check(call) : run(call).map(call::parse);
+    }
+
+    /**
+     * One call of the {@code peek} script for the bucket's one key, with Redis {@code TIME}: on a Cluster the
+     * client sends it, as it sends a lone check, to the node that serves the key's slot (following
+     * {@code MOVED}); {@code NOSCRIPT} is healed as for checks. Management traffic: never coalesced.
+     */
+    @Override
+    public Future<Peek> peek(Bucket bucket) {
+        PeekCall call = PeekCall.of(List.of(bucket.key()), List.of(bucket.policy()), OptionalLong.empty());
+        return eval(PEEK, call.evalArgs()).map(reply -> call.parse(reply).get(0));
+    }
+
+    /** {@code DEL} of the bucket's key, routed as {@link #peek}: whether Redis held it. */
+    @Override
+    public Future<Boolean> reset(Bucket bucket) {
+        return redis.send(Request.cmd(Command.DEL).arg(bucket.key())).map(deleted -> deleted.toLong() == 1);
     }
 
     /** One call of the check script. */

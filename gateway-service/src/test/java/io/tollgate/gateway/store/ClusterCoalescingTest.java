@@ -15,57 +15,28 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
-import io.tollgate.counter.testing.RedisCluster;
 import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.support.RedisCli;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisClientType;
-import io.vertx.redis.client.RedisOptions;
 
 /**
  * The store with coalescing on a real Redis Cluster (three primaries): the checks one loop turn asks for go as
  * one call per node ({@code check_on_node}), each decided on its own, in order; a flushed script cache heals
  * without a double spend, and a stale map of slots costs the grouping, never an answer or a second spend.
  */
-class ClusterCoalescingTest {
+class ClusterCoalescingTest extends OnClusterTestBase {
 
     private static final Policy FIVE = new Policy(Algorithm.TOKEN_BUCKET, 5, 3_600_000, 5);
     private static final int CLIENTS = 30;
     /** Where a stale map puts every slot: a node that is not there. */
     private static final String NOWHERE = "127.0.0.1:1";
-
-    private static RedisCluster cluster;
-    private static Vertx vertx;
-    private static Redis redis;
-    private static List<Integer> primaries;
-
-    @BeforeAll
-    static void start() {
-        cluster = new RedisCluster(3, 0);
-        vertx = Vertx.vertx();
-        RedisOptions options = new RedisOptions().setType(RedisClientType.CLUSTER);
-        cluster.addresses().forEach(options::addConnectionString);
-        redis = Redis.createClient(vertx, options);
-        primaries = cluster.primaries().stream().map(RedisCli::port).toList();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        redis.close();
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        cluster.close();
-    }
 
     @Test
     void theChecksOfOneLoopTurnGoAsOneCallPerNodeEachDecidedInOrder() throws Exception {
