@@ -175,6 +175,7 @@ checked() { # checked <url> <header>: a 200 carrying the limiter's header
 }
 
 BACKEND=$(free_port); PROXY=$(free_port); REDIS=$(free_port); TOLLGATE=$(free_port); SCG=$(free_port)
+TOLLGATE_MANAGEMENT=$(free_port) # the gateway's health and metrics
 nginx_conf() { # nginx_conf <template> <port> <workers>
   sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$2|g" -e "s|@BACKEND_PORT@|$BACKEND|g" -e "s|@WORKERS@|$3|g" \
     "$HERE/$1.nginx.conf" >"$WORK/$1.conf"
@@ -200,9 +201,10 @@ cat >"$WORK/rules.json" <<JSON
  {"id":"bench.flood","match":{"path":"/flood/**"},"key":"api_key","algorithm":"token_bucket",
   "limit":1,"period":"1s","burst":1}]}
 JSON
-# tollgate_env <port>: the gateway from the rules snapshot alone (no rules service), on the private Redis
+# tollgate_env <port> [management port]: the gateway from the rules snapshot alone (no rules service), on the
+# private Redis; its management interface on the port given, or a free one
 tollgate_env() {
-  echo "QUARKUS_HTTP_PORT=$1" "TOLLGATE_GATEWAY_UPSTREAM=http://127.0.0.1:$BACKEND" \
+  echo "QUARKUS_HTTP_PORT=$1" "QUARKUS_MANAGEMENT_PORT=${2:-$(free_port)}" "TOLLGATE_GATEWAY_UPSTREAM=http://127.0.0.1:$BACKEND" \
     "QUARKUS_REDIS_HOSTS=redis://127.0.0.1:$REDIS" "TOLLGATE_RULES_URL=http://127.0.0.1:1" \
     "TOLLGATE_RULES_WATCH=false" "TOLLGATE_RULES_SNAPSHOT=$WORK/rules.json"
 }
@@ -234,7 +236,7 @@ redis_stats() { # "<all commands but INFO> <EVAL+EVALSHA calls> <GET calls: buck
     END { print all + 0, scripts + 0, gets + 0 }'
 }
 decisions() { # decisions <rule>: "<rejected by the store> <allowed> <cached rejections> <fallbacks>"
-  curl -fs "http://127.0.0.1:$TOLLGATE/q/metrics" | awk -v rule="rule=\"$1\"" '
+  curl -fs "http://127.0.0.1:$TOLLGATE_MANAGEMENT/q/metrics" | awk -v rule="rule=\"$1\"" '
     /^tollgate_decisions_total\{/ && index($0, rule) {
       match($0, /outcome="[a-z_]+"/); o = substr($0, RSTART + 9, RLENGTH - 10); v[o] += $NF }
     END { printf "%d %d %d %d\n", v["rejected"], v["allowed"], v["cached_rejected"],
@@ -319,7 +321,7 @@ if has requests || has paced; then
   nginx_conf proxy "$PROXY" "$PROXY_WORKERS"
   # shellcheck disable=SC2046,SC2086 # the env and options are lists
   # /hop/ goes through the nginx proxy: tollgate-hop, the paced part's control
-  env $(tollgate_env "$TOLLGATE") java $TOLLGATE_JAVA_OPTS -Dtollgate.gateway.routes.hop.prefix=/hop \
+  env $(tollgate_env "$TOLLGATE" "$TOLLGATE_MANAGEMENT") java $TOLLGATE_JAVA_OPTS -Dtollgate.gateway.routes.hop.prefix=/hop \
     -Dtollgate.gateway.routes.hop.url="http://127.0.0.1:$PROXY" -jar "$GATEWAY_JAR" >"$WORK/tollgate.log" 2>&1 &
   TOLLGATE_PID=$!; PIDS+=("$TOLLGATE_PID")
   # shellcheck disable=SC2046,SC2086
@@ -395,7 +397,7 @@ if has requests || has paced; then
     echo "paced_rate	$rate" >>"$WORK/meta.tsv"
     # the gateway's store latency histogram around the paced rounds: only tollgate-rule's requests check,
     # so the difference is how long their checks took (summarise.py reads quantiles off the buckets)
-    store_latency() { curl -fs "http://127.0.0.1:$TOLLGATE/q/metrics" | grep '^tollgate_store_latency_seconds_bucket' || true; }
+    store_latency() { curl -fs "http://127.0.0.1:$TOLLGATE_MANAGEMENT/q/metrics" | grep '^tollgate_store_latency_seconds_bucket' || true; }
     wrk_run "http://127.0.0.1:$TOLLGATE" /hop/x 2 >/dev/null # the control's upstream connections
     store_latency >"$WORK/store-latency-before.txt"
     for round in $(seq 1 "$PACED_ROUNDS"); do
@@ -403,7 +405,7 @@ if has requests || has paced; then
     done
     store_latency >"$WORK/store-latency-after.txt"
   fi
-  curl -fs "http://127.0.0.1:$TOLLGATE/q/metrics" | grep -E '^tollgate_(decisions_total|store_errors_total)' \
+  curl -fs "http://127.0.0.1:$TOLLGATE_MANAGEMENT/q/metrics" | grep -E '^tollgate_(decisions_total|store_errors_total)' \
     >"$WORK/tollgate-metrics.txt" || true
   for pid in "$TOLLGATE_PID" "$SCG_PID"; do stop "$pid"; done
   stop "$(cat "$WORK/proxy.pid")"

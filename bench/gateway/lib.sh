@@ -107,29 +107,43 @@ start_store() {
   store_answers || { echo "the $STORE_KIND store did not come up" >&2; exit 1; }
 }
 
-# start_gateway NAME JAR JAVA_OPTS: one gateway on a free port with the rules of $WORK/rules.json (its own
-# snapshot copy), ready and limiting GET /limited/x of the API key "bench"; GW_PORT[NAME], GW_PID[NAME]
-declare -A GW_PORT GW_PID
+# has_management JAR: whether that build serves /q/* on a management interface (a BASELINE_JAR of an older
+# build serves it on its public port)
+has_management() {
+  local app
+  for app in "$(dirname "$1")"/app/*.jar; do
+    unzip -p "$app" application.properties 2>/dev/null | grep -q '^quarkus.management.enabled=true' && return 0
+  done
+  return 1
+}
+
+# start_gateway NAME JAR JAVA_OPTS: one gateway on a free port (and its management interface on another) with
+# the rules of $WORK/rules.json (its own snapshot copy), ready and limiting GET /limited/x of the API key
+# "bench"; GW_PORT[NAME], GW_MGMT[NAME] (where /q/health and /q/metrics are), GW_PID[NAME]
+declare -A GW_PORT GW_MGMT GW_PID
 launch_gateway() { # NAME JAR JAVA_OPTS: started, not yet ready
-  local name=$1 jar=$2 opts=$3 port
+  local name=$1 jar=$2 opts=$3 port management
   port=$(free_port)
+  management=$port
+  has_management "$jar" && management=$(free_port)
   cp "$WORK/rules.json" "$WORK/rules-$name.json"
   # shellcheck disable=SC2086 # the JVM options are a list
-  QUARKUS_HTTP_PORT=$port TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" \
+  QUARKUS_HTTP_PORT=$port QUARKUS_MANAGEMENT_PORT=$management TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" \
     QUARKUS_REDIS_HOSTS="$REDIS_HOSTS" QUARKUS_REDIS_CLIENT_TYPE=$CLIENT_TYPE TOLLGATE_RULES_URL="http://127.0.0.1:1" \
     TOLLGATE_RULES_WATCH=false TOLLGATE_RULES_SNAPSHOT="$WORK/rules-$name.json" \
     java $opts -jar "$jar" >"$WORK/gateway-$name.log" 2>&1 &
   GW_PID[$name]=$!
   GW_PORT[$name]=$port
+  GW_MGMT[$name]=$management
   PIDS+=($!)
 }
 await_gateway() { # NAME: ready (30 s at most) and limiting
-  local port=${GW_PORT[$1]}
+  local port=${GW_PORT[$1]} management=${GW_MGMT[$1]}
   for _ in $(seq 1 150); do
-    curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
+    curl -fs "http://127.0.0.1:$management/q/health/ready" >/dev/null 2>&1 && break
     sleep 0.2
   done
-  curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null || { cat "$WORK/gateway-$1.log"; exit 1; }
+  curl -fs "http://127.0.0.1:$management/q/health/ready" >/dev/null || { cat "$WORK/gateway-$1.log"; exit 1; }
   curl -fs -H 'X-API-Key: bench' "http://127.0.0.1:$port/limited/x" -o /dev/null -D - | grep -i '^ratelimit-policy' >/dev/null \
     || { echo "the limited path of $1 is not limited" >&2; exit 1; }
 }

@@ -213,6 +213,6 @@ done
 [ -s "$LIGHT" ] && python3 "$ROOT/bench/gateway/medians.py" light "$LIGHT"
 echo
 echo "decisions of bench.limited over the whole run (fallbacks mean the store missed tollgate.store.timeout):"
-curl -fs "http://127.0.0.1:${GW_PORT[new]}/q/metrics" | grep '^tollgate_decisions_total{.*bench.limited' | sed 's/^/    /'
-curl -fs "http://127.0.0.1:${GW_PORT[new]}/q/metrics" | grep -E '^tollgate_store_errors_total' | sed 's/^/    /'
+curl -fs "http://127.0.0.1:${GW_MGMT[new]}/q/metrics" | grep '^tollgate_decisions_total{.*bench.limited' | sed 's/^/    /'
+curl -fs "http://127.0.0.1:${GW_MGMT[new]}/q/metrics" | grep -E '^tollgate_store_errors_total' | sed 's/^/    /'
 echo "    breaker openings: $(grep -c 'breaker open' "$WORK/gateway-new.log" || true)"

@@ -121,12 +121,12 @@ wrk_run() {
 }
 # snapshot NAME FILE: the gateway's limiter and store metrics
 snapshot() {
-  curl -fs "http://127.0.0.1:${GW_PORT[$1]}/q/metrics" \
+  curl -fs "http://127.0.0.1:${GW_MGMT[$1]}/q/metrics" \
     | grep -E '^tollgate_(decisions_total|store_errors_total|store_late_answers_total|fallback_overadmitted_total|store_breaker_state)' \
       >"$2" || true
 }
 metric() { # metric NAME PATTERN: the sum of the gateway's metric lines matching PATTERN
-  curl -fs "http://127.0.0.1:${GW_PORT[$1]}/q/metrics" | awk -v p="$2" '$0 ~ p { n += $NF } END { print n + 0 }'
+  curl -fs "http://127.0.0.1:${GW_MGMT[$1]}/q/metrics" | awk -v p="$2" '$0 ~ p { n += $NF } END { print n + 0 }'
 }
 # recover NAME: ms until a check of bench.limited is allowed by the store and the breaker is closed,
 # "none" past RECOVERY_LIMIT

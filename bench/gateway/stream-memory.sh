@@ -20,7 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-BACKEND=$(free_port); GATEWAY=$(free_port)
+BACKEND=$(free_port); GATEWAY=$(free_port); MANAGEMENT=$(free_port)
 
 mkdir -p "$WORK/www"
 head -c "$((SIZE_MB * 1024 * 1024))" /dev/urandom >"$WORK/www/big.bin"
@@ -46,12 +46,12 @@ NGINX
 nginx -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log"
 
 echo '{"version":1,"rules":[]}' >"$WORK/rules.json"
-QUARKUS_HTTP_PORT=$GATEWAY TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" TOLLGATE_STORE_TYPE=memory \
+QUARKUS_HTTP_PORT=$GATEWAY QUARKUS_MANAGEMENT_PORT=$MANAGEMENT TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" TOLLGATE_STORE_TYPE=memory \
   TOLLGATE_RULES_URL="http://127.0.0.1:1" TOLLGATE_RULES_WATCH=false TOLLGATE_RULES_SNAPSHOT="$WORK/rules.json" \
   java -Xmx40m -XX:MaxDirectMemorySize=16m -jar "$JAR" >"$WORK/gateway.log" 2>&1 &
 GW_PID=$!
 for _ in $(seq 1 150); do
-  curl -fs "http://127.0.0.1:$GATEWAY/q/health/ready" >/dev/null 2>&1 && break
+  curl -fs "http://127.0.0.1:$MANAGEMENT/q/health/ready" >/dev/null 2>&1 && break
   sleep 0.2
 done
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): how fast the rules service answers a gateway's conditional poll
 # (GET /api/v1/rules with If-None-Match naming the current version -> 304), against a plain
-# GET /q/health/live on the same instance, in the same run, alternating ROUNDS times.
+# GET /q/health/live on the same instance (its management interface), in the same run, alternating ROUNDS times.
 #
 # Needs: wrk, curl, psql/createdb/dropdb, a local PostgreSQL (trust auth for user postgres),
 # and the packaged service (built here if missing). Everything runs on loopback.
@@ -25,7 +25,9 @@ if [ ! -f "$JAR" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl rules-service package -DskipTests)
 fi
 
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
+MANAGEMENT_PORT=$(free_port)
 createdb -h "$PG_HOST" -p "$PG_PORT" -U postgres "$DB"
 PID=
 cleanup() {
@@ -35,18 +37,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-QUARKUS_HTTP_PORT=$PORT \
+QUARKUS_HTTP_PORT=$PORT QUARKUS_MANAGEMENT_PORT=$MANAGEMENT_PORT \
 QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PG_HOST:$PG_PORT/$DB" \
 QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/$DB" \
 TOLLGATE_ADMIN_TOKEN=$TOKEN \
   java -jar "$JAR" >"$LOG" 2>&1 &
 PID=$!
 BASE=http://127.0.0.1:$PORT
+MANAGEMENT=http://127.0.0.1:$MANAGEMENT_PORT
 for _ in $(seq 1 120); do
-  curl -fs "$BASE/q/health/ready" >/dev/null 2>&1 && break
+  curl -fs "$MANAGEMENT/q/health/ready" >/dev/null 2>&1 && break
   sleep 0.5
 done
-curl -fs "$BASE/q/health/ready" >/dev/null || { cat "$LOG"; exit 1; }
+curl -fs "$MANAGEMENT/q/health/ready" >/dev/null || { cat "$LOG"; exit 1; }
 
 # a realistic small set: 20 rules
 for i in $(seq 1 20); do
@@ -68,7 +71,7 @@ run() { # $1 = label, rest = wrk arguments; prints requests/s
 
 # warm-up (JIT), not reported
 wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -H "If-None-Match: $ETAG" -H 'Tollgate-Gateway: bench' "$BASE/api/v1/rules" >/dev/null
-wrk -t"$THREADS" -c"$CONNECTIONS" -d5s "$BASE/q/health/live" >/dev/null
+wrk -t"$THREADS" -c"$CONNECTIONS" -d5s "$MANAGEMENT/q/health/live" >/dev/null
 
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  host: $(nproc) cores  wrk -t$THREADS -c$CONNECTIONS -d$DURATION  rules: 20, version ${ETAG}"
 echo
@@ -77,7 +80,7 @@ echo "|---|---|---|---|"
 SUM304=0; SUMLIVE=0
 for round in $(seq 1 "$ROUNDS"); do
   r304=$(run conditional -H "If-None-Match: $ETAG" -H 'Tollgate-Gateway: bench' "$BASE/api/v1/rules")
-  rlive=$(run live "$BASE/q/health/live")
+  rlive=$(run live "$MANAGEMENT/q/health/live")
   ratio=$(awk -v a="$r304" -v b="$rlive" 'BEGIN{printf "%.2f", a/b}')
   echo "| $round | $r304 | $rlive | $ratio |"
   SUM304=$(awk -v s="$SUM304" -v a="$r304" 'BEGIN{print s+a}')

@@ -94,10 +94,12 @@ createdb -h "$PG_HOST" -p "$PG_PORT" -U postgres "$DB"
 DEMO_PORT=$(free_port)
 RULES_PORT=$(free_port)
 
-# env_of <service> <port>: the environment a service runs with
+# env_of <service> <port>: the environment a service runs with; the gateway and the rules service serve health
+# and metrics on a management port of their own: MANAGEMENT_PORT, or a free one
 env_of() {
   local svc=$1 port=$2
   echo "QUARKUS_HTTP_PORT=$port"
+  [ "$svc" = demo-backend ] || echo "QUARKUS_MANAGEMENT_PORT=${MANAGEMENT_PORT:-$(free_port)}"
   case $svc in
     rules-service)
       echo "QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://$PG_HOST:$PG_PORT/$DB"
@@ -135,11 +137,14 @@ curl -fs -o /dev/null -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type
 
 # train <service> <app dir> <java> <archive option>: a run that serves real requests and writes an archive at exit
 train() {
-  local svc=$1 dir=$2 java=$3 option=$4 port pid
+  local svc=$1 dir=$2 java=$3 option=$4 port management pid
   port=$(free_port)
-  read -r pid _ < <(launch "$svc" "$dir" "$port" "$WORK/$svc-train-$(basename "${option#*=}").log" "$java" "$option")
+  management=$port
+  [ "$svc" = demo-backend ] || management=$(free_port)
+  read -r pid _ < <(MANAGEMENT_PORT=$management launch "$svc" "$dir" "$port" \
+    "$WORK/$svc-train-$(basename "${option#*=}").log" "$java" "$option")
   wrk -t1 -c4 -d5s "http://127.0.0.1:$port$(path_of "$svc")" >/dev/null
-  curl -fs -o /dev/null "http://127.0.0.1:$port/q/health/ready" || true
+  curl -fs -o /dev/null "http://127.0.0.1:$management/q/health/ready" || true
   stop "$pid"
 }
 

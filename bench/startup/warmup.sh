@@ -72,7 +72,7 @@ for _ in $(seq 1 100); do curl -fs -o /dev/null "http://127.0.0.1:$BACKEND/" && 
 RULES_DOWN=$(free_port) # nothing listens there: the gateway starts from its snapshot
 RULES='{"version":1,"rules":[{"id":"bench.items","match":{"path":"/items/**"},"key":"api_key","limit":1000000000,"period":"1s"}]}'
 
-metric_sum() { # metric_sum <port> <regex>: the sum of the metrics lines that match
+metric_sum() { # metric_sum <management port> <regex>: the sum of the metrics lines that match
   curl -fs "http://127.0.0.1:$1/q/metrics" | awk -v re="$2" '$0 ~ re {s += $NF} END {printf "%d", s}'
 }
 FALLBACK='^tollgate_decisions_total[{].*outcome="fallback_[a-z]+".*rule="bench.items"'
@@ -89,8 +89,9 @@ RESULTS="$WORK/results.tsv"
 for round in $(seq 1 "$ROUNDS"); do
   for mode in $MODES; do
     port=$(free_port)
+    management=$(free_port)
     printf '%s\n' "$RULES" >"$WORK/rules.json"
-    envs=(QUARKUS_HTTP_PORT="$port" TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND"
+    envs=(QUARKUS_HTTP_PORT="$port" QUARKUS_MANAGEMENT_PORT="$management" TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND"
       TOLLGATE_RULES_URL="http://127.0.0.1:$RULES_DOWN" TOLLGATE_RULES_SNAPSHOT="$WORK/rules.json"
       QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$REDIS" TOLLGATE_GATEWAY_INSTANCE_ID="bench-warmup-$mode" MALLOC_ARENA_MAX=2)
     case $mode in
@@ -102,14 +103,14 @@ for round in $(seq 1 "$ROUNDS"); do
     if [ -n "${WARMUP_MAX_TIME:-}" ]; then envs+=(TOLLGATE_WARMUP_MAX_TIME="$WARMUP_MAX_TIME"); fi
     # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
     read -r pid ready _ < <(cd "$APP" && env "${envs[@]}" python3 "$HERE/first_answer.py" \
-      "http://127.0.0.1:$port/q/health/ready" 200 "$WORK/gateway-$mode-$round.log" -- "$JAVA" $JAVA_OPTS -jar quarkus-run.jar)
+      "http://127.0.0.1:$management/q/health/ready" 200 "$WORK/gateway-$mode-$round.log" -- "$JAVA" $JAVA_OPTS -jar quarkus-run.jar)
     PIDS+=("$pid")
     cpu=$(cpu_ms "$pid")
-    fallback0=$(metric_sum "$port" "$FALLBACK")
-    timeouts0=$(metric_sum "$port" "$TIMEOUT")
+    fallback0=$(metric_sum "$management" "$FALLBACK")
+    timeouts0=$(metric_sum "$management" "$TIMEOUT")
     read -r n bad p50 p99 max < <(first_n "$port")
-    fallback=$(($(metric_sum "$port" "$FALLBACK") - fallback0))
-    timeouts=$(($(metric_sum "$port" "$TIMEOUT") - timeouts0))
+    fallback=$(($(metric_sum "$management" "$FALLBACK") - fallback0))
+    timeouts=$(($(metric_sum "$management" "$TIMEOUT") - timeouts0))
     # the warm-up's own line, written once its last request is answered (after ready when the bound ended it):
     # "warm-up: <n> requests through the gateway in <ms> ms"
     exercise=$(sed -nE 's/.*warm-up: ([0-9]+) requests through the gateway in ([0-9]+) ms.*/\1 in \2 ms/p' \

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tollgate.gateway.admin.AdminConfig;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.rules.config.RulesConfig;
 
@@ -24,11 +25,11 @@ class ConfigWiringTest {
     /** A variable being set: {@code NAME=} in the launcher, {@code "NAME"} in Java. */
     private static final Pattern ENV_NAME = Pattern.compile("\\b((?:TOLLGATE|QUARKUS)_[A-Z0-9_]+)(?:=|\")");
 
-    static final ConfigKeys GATEWAY = new ConfigKeys(GatewayConfig.class)
-            .with("quarkus.http.port", "quarkus.redis.hosts", "quarkus.redis.client-type");
+    static final ConfigKeys GATEWAY = new ConfigKeys(GatewayConfig.class, AdminConfig.class)
+            .with("quarkus.http.port", "quarkus.management.port", "quarkus.redis.hosts", "quarkus.redis.client-type");
     static final ConfigKeys RULES = new ConfigKeys(RulesConfig.class)
-            .with("quarkus.http.port", "quarkus.datasource.reactive.url", "quarkus.datasource.jdbc.url",
-                    "quarkus.datasource.username", "quarkus.datasource.password");
+            .with("quarkus.http.port", "quarkus.management.port", "quarkus.datasource.reactive.url",
+                    "quarkus.datasource.jdbc.url", "quarkus.datasource.username", "quarkus.datasource.password");
 
     @Test
     void theMappingsAreReadAsExpected() {
@@ -36,6 +37,8 @@ class ConfigWiringTest {
                 "tollgate.rules.url", "tollgate.rules.poll-interval", "tollgate.rules.snapshot", "tollgate.store.timeout",
                 "tollgate.store.type", "tollgate.gateway.api-key-header", "tollgate.gateway.trusted-proxies");
         assertThat(RULES.properties()).contains("tollgate.admin.token", "tollgate.gateways.live-window");
+        assertThat(GATEWAY.properties()).contains("tollgate.admin.token", "tollgate.admin.tokens.*",
+                "tollgate.admin.top.window");
         assertThat(GATEWAY.readsEnv("TOLLGATE_GATEWAY_ROUTES_BILLING_URL")).isTrue();
         assertThat(GATEWAY.readsEnv("TOLLGATE_GATEWAY_UPSTREAMS")).isFalse();
     }

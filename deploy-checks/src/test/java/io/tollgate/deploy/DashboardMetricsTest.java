@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The Grafana dashboard's queries name metrics a real gateway exports: the packaged gateway is started on a
- * free port (rules from a snapshot file, the machine's Redis as its store), serves one limited request, and
- * its {@code /q/metrics} is scraped.
+ * The Grafana dashboard's queries name metrics a real gateway exports: the packaged gateway is started on free
+ * ports (rules from a snapshot file, the machine's Redis as its store), serves one limited request, and the
+ * {@code /q/metrics} of its management interface is scraped.
  */
 class DashboardMetricsTest {
 
@@ -36,6 +36,7 @@ class DashboardMetricsTest {
 
     private static Process gateway;
     private static int port;
+    private static int managementPort;
 
     @BeforeAll
     static void startGateway() throws Exception {
@@ -48,7 +49,9 @@ class DashboardMetricsTest {
         port = freePort();
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", Repo.path("gateway-service/target/quarkus-app/quarkus-run.jar").toString());
+        managementPort = freePort();
         builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
         builder.environment().put("TOLLGATE_RULES_URL", "http://127.0.0.1:" + freePort());
         builder.environment().put("TOLLGATE_RULES_SNAPSHOT", snapshot.toString());
         builder.environment().put("TOLLGATE_GATEWAY_UPSTREAM", "http://127.0.0.1:" + freePort());
@@ -86,7 +89,8 @@ class DashboardMetricsTest {
                 "tollgate_store_breaker_state");
 
         Set<String> exported = new TreeSet<>();
-        Matcher m = METRIC.matcher(send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics"))));
+        Matcher m = METRIC
+                .matcher(send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/metrics"))));
         while (m.find()) {
             exported.add(m.group());
         }
@@ -95,7 +99,7 @@ class DashboardMetricsTest {
 
     private static int status(String path) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException e) {
             return -1;

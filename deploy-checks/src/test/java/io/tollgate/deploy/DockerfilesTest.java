@@ -73,6 +73,8 @@ class DockerfilesTest {
                 .isEqualTo(jdkMajor(last.image))
                 .isEqualTo(jdkMajor(build.image));
         assertThat(train.body).contains("ARG JAVA_OPTS").contains("JAVA_OPTS=\"$JAVA_OPTS\" aot-train");
+        assertThat(train.body).as("%s: trained on its port, /q/* on its health port", service)
+                .contains("aot-train " + Repo.SERVICES.get(service) + " " + Repo.healthPort(service) + " ");
         assertThat(last.body).contains("ARG JAVA_OPTS")
                 .contains("ENV JAVA_OPTS=\"$JAVA_OPTS\"")
                 .contains("java $JAVA_OPTS -XX:AOTCache=app.aot")
@@ -115,18 +117,19 @@ class DockerfilesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("jvmImages")
-    void imagesRunAsNonRootAndExposeTheServicePort(String service) {
+    void imagesRunAsNonRootAndExposeTheServicePorts(String service) {
         for (String flavour : List.of("jvm", "native")) {
             if (flavour.equals("native") && service.equals("demo-backend")) {
                 continue;
             }
             String dockerfile = Repo.read("docker/" + service + "/Dockerfile." + flavour);
             int port = Repo.SERVICES.get(service);
+            int health = Repo.healthPort(service);
             assertThat(dockerfile).as(service + " " + flavour)
                     .containsPattern("(?m)^USER (185|1001)$")
-                    .contains("EXPOSE " + port)
+                    .containsPattern("(?m)^EXPOSE " + port + (health == port ? "" : " " + health) + "$")
                     .contains("HEALTHCHECK ")
-                    .contains("http://127.0.0.1:" + port + "/q/health/live")
+                    .contains("http://127.0.0.1:" + health + "/q/health/live")
                     .contains("-t tollgate/" + service + ":0.1.0-" + flavour);
         }
     }

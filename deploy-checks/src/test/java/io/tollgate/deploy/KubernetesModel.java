@@ -62,6 +62,19 @@ final class KubernetesModel {
         }
     }
 
+    /** The object of this kind and name in {@code k8s/base}; fails when there is none. */
+    static HasMetadata baseObject(String kind, String name) {
+        for (var file : Repo.yamlFiles("k8s/base")) {
+            for (JsonNode doc : Repo.documents(file)) {
+                if (isKubernetesObject(doc) && doc.path("kind").asText().equals(kind)
+                        && doc.path("metadata").path("name").asText().equals(name)) {
+                    return read(doc);
+                }
+            }
+        }
+        throw new AssertionError("no " + kind + " " + name + " in k8s/base");
+    }
+
     /** Paths of every field the model did not recognise, e.g. {@code spec.template.spec.containers[0].prob}. */
     static List<String> unknownFields(Object model) {
         List<String> found = new ArrayList<>();

@@ -28,6 +28,9 @@ final class Repo {
     static final Map<String, Integer> SERVICES = Map.of("gateway-service", 8080, "rules-service", 8081,
             "demo-backend", 9090);
 
+    /** The services with a management interface (health, metrics, operations), with its port. */
+    static final Map<String, Integer> MANAGEMENT = Map.of("gateway-service", 9000, "rules-service", 9001);
+
     private Repo() {
     }
 
@@ -41,6 +44,11 @@ final class Repo {
                     "no repository root (a folder holding ./tollgate) above " + Path.of("").toAbsolutePath());
         }
         return dir;
+    }
+
+    /** The port that serves a service's {@code /q/health}: its management interface, or its only port. */
+    static int healthPort(String service) {
+        return MANAGEMENT.getOrDefault(service, SERVICES.get(service));
     }
 
     static Path path(String relative) {

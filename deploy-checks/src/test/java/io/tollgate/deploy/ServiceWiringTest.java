@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 
 /** Names, ports, probes and images in compose and the manifests agree with the services. */
@@ -28,16 +27,22 @@ class ServiceWiringTest {
     private static final Pattern IMAGE = Pattern.compile("tollgate/([a-z-]+):0\\.1\\.0-(jvm|native)");
 
     @Test
-    void deploymentsProbeTheHealthEndpointsOnTheServicePort() {
+    void deploymentsProbeTheHealthEndpointsOnTheHealthPort() {
         for (String service : List.of("gateway-service", "rules-service", "demo-backend")) {
             Deployment deployment = deployment(service);
             Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
             int port = Repo.SERVICES.get(service);
             assertThat(container.getPorts()).as(service).anySatisfy(p -> assertThat(p.getContainerPort()).isEqualTo(port));
-            assertThat(configuredPort(service)).as(service + " quarkus.http.port").isEqualTo(port);
+            assertThat(configured(service, "quarkus.http.port")).as(service + " quarkus.http.port")
+                    .isEqualTo(String.valueOf(port));
+            String healthPort = containerPortName(container, Repo.healthPort(service));
             assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/q/health/ready");
+            assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal()).as(service + " readiness port")
+                    .isEqualTo(healthPort);
             if (container.getLivenessProbe() != null) {
                 assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/q/health/live");
+                assertThat(container.getLivenessProbe().getHttpGet().getPort().getStrVal())
+                        .as(service + " liveness port").isEqualTo(healthPort);
             }
             assertThat(Repo.read(service + "/pom.xml")).as(service + " has SmallRye Health")
                     .contains("quarkus-smallrye-health");
@@ -77,7 +82,8 @@ class ServiceWiringTest {
                     String[] hostPort = target.asText().split(":");
                     assertThat(names).contains(hostPort[0]);
                     String service = hostPort[0].startsWith("gateway-") ? "gateway-service" : hostPort[0];
-                    assertThat(Integer.parseInt(hostPort[1])).isEqualTo(Repo.SERVICES.get(service));
+                    assertThat(Integer.parseInt(hostPort[1])).as(target + ": the management port")
+                            .isEqualTo(Repo.MANAGEMENT.get(service));
                 })));
     }
 
@@ -90,19 +96,20 @@ class ServiceWiringTest {
     }
 
     static Deployment deployment(String name) {
-        for (var file : Repo.yamlFiles("k8s/base")) {
-            for (JsonNode doc : Repo.documents(file)) {
-                if (KubernetesModel.isKubernetesObject(doc) && doc.path("kind").asText().equals("Deployment")
-                        && doc.path("metadata").path("name").asText().equals(name)) {
-                    HasMetadata object = KubernetesModel.read(doc);
-                    return (Deployment) object;
-                }
-            }
-        }
-        throw new AssertionError("no Deployment " + name + " in k8s/base");
+        return (Deployment) KubernetesModel.baseObject("Deployment", name);
     }
 
-    static int configuredPort(String service) {
+    /** The name of the container's port with this number; fails when it has none. */
+    static String containerPortName(Container container, int port) {
+        return container.getPorts().stream()
+                .filter(p -> p.getContainerPort() == port)
+                .map(p -> p.getName())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(container.getName() + " declares no port " + port));
+    }
+
+    /** A key of the service's application.properties, or null. */
+    static String configured(String service, String key) {
         Properties properties = new Properties();
         try {
             properties.load(
@@ -110,6 +117,6 @@ class ServiceWiringTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Integer.parseInt(properties.getProperty("quarkus.http.port"));
+        return properties.getProperty(key);
     }
 }

@@ -118,7 +118,7 @@ class RedisFailoverTest {
     private static double fallbacks(Stack stack) {
         double sum = 0;
         for (var gateway : stack.gateways()) {
-            Matcher m = FALLBACK.matcher(Http.get(gateway.url("/q/metrics"), Map.of()).body());
+            Matcher m = FALLBACK.matcher(Http.get(gateway.managementUrl("/q/metrics"), Map.of()).body());
             while (m.find()) {
                 sum += Double.parseDouble(m.group(1));
             }

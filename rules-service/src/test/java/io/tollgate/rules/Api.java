@@ -2,11 +2,16 @@ package io.tollgate.rules;
 
 import static io.restassured.RestAssured.given;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
-/** Small helpers shared by the HTTP tests: tokens, rule bodies, the current version. */
+/**
+ * Small helpers shared by the HTTP tests: tokens, rule bodies, the current version, and the management
+ * interface (health, metrics, OpenAPI), which is not the API's port.
+ */
 public final class Api {
 
     public static final String ADMIN = "Bearer test-admin-token";
@@ -21,6 +26,16 @@ public final class Api {
         return """
                 {"id": "%s", "match": {"methods": ["POST"], "path": "/orders/**"},
                  "key": "api_key", "limit": %d, "period": "1s", "burst": %d}""".formatted(id, limit, limit * 2);
+    }
+
+    /**
+     * A request to the management interface: {@code management().get("/q/health/ready")}. Under
+     * {@code @QuarkusTest} it is on a random port ({@code quarkus.management.test-port=0}), which Quarkus reports
+     * under that key.
+     */
+    public static RequestSpecification management() {
+        return given().baseUri("http://127.0.0.1")
+                .port(ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class));
     }
 
     /** A request that writes as the given bearer. */

@@ -1,6 +1,7 @@
 package io.tollgate.rules;
 
 import static io.restassured.RestAssured.given;
+import static io.tollgate.rules.Api.management;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
@@ -11,15 +12,18 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
-/** Health (with the database check), Prometheus metrics, OpenAPI and Swagger UI. */
+/**
+ * Health (with the database check), Prometheus metrics, OpenAPI and Swagger UI: on the management interface,
+ * none of them on the API's port.
+ */
 @QuarkusTest
 @WithTestResource(value = TestDatabase.class, scope = TestResourceScope.GLOBAL)
 class HealthTest {
 
     @Test
     void liveAndReadyWithDatabaseCheck() {
-        given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
-        given().when()
+        management().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
+        management().when()
                 .get("/q/health/ready")
                 .then()
                 .statusCode(200)
@@ -30,7 +34,7 @@ class HealthTest {
     @Test
     void prometheusMetrics() {
         given().header("Tollgate-Gateway", "metrics-gw").get("/api/v1/rules").then().statusCode(200);
-        given().when()
+        management().when()
                 .get("/q/metrics")
                 .then()
                 .statusCode(200)
@@ -41,12 +45,19 @@ class HealthTest {
 
     @Test
     void openApiAndSwaggerUi() {
-        given().when()
+        management().when()
                 .get("/q/openapi?format=json")
                 .then()
                 .statusCode(200)
                 .body(containsString("/api/v1/rules/{id}/history"))
                 .body(containsString("/api/v1/rules/watch"));
-        given().when().get("/q/swagger-ui/").then().statusCode(200);
+        management().when().get("/q/swagger-ui/").then().statusCode(200);
+    }
+
+    @Test
+    void noneOfThemOnTheApiPort() {
+        for (String path : new String[]{"/q/health/ready", "/q/metrics", "/q/openapi", "/q/swagger-ui/"}) {
+            given().when().get(path).then().statusCode(404);
+        }
     }
 }

@@ -17,7 +17,9 @@ import org.jboss.logging.Logger;
 /**
  * One packaged Quarkus service ({@code <module>/target/quarkus-app/quarkus-run.jar}) run as its own process on
  * a free loopback port, configured through the environment as a user would; its output goes to
- * {@code e2e/target/e2e-logs/<name>.log}.
+ * {@code e2e/target/e2e-logs/<name>.log}. A service with a management interface ({@code quarkus.management.enabled}
+ * in its application.properties) gets a free port for it too, where its health and metrics are read
+ * ({@link #managementUrl}).
  */
 public final class JavaService implements AutoCloseable {
 
@@ -27,19 +29,27 @@ public final class JavaService implements AutoCloseable {
     private final Path jar;
     private final Map<String, String> env;
     private final int port;
+    /** Where {@code /q/*} is served: the management port, or {@link #port} for a service without one. */
+    private final int managementPort;
     private Process process;
 
     public JavaService(String name, String module, Map<String, String> env) {
-        this(name, module, env, FreePorts.next());
-    }
-
-    private JavaService(String name, String module, Map<String, String> env, int port) {
         this.name = name;
         this.jar = Repo.path(module + "/target/quarkus-app/quarkus-run.jar");
         this.env = new TreeMap<>(env);
-        this.port = port;
+        this.port = FreePorts.next();
+        this.managementPort = hasManagementInterface(module) ? FreePorts.next() : port;
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: package " + module + " first (./mvnw package)");
+        }
+    }
+
+    private static boolean hasManagementInterface(String module) {
+        try {
+            return Files.readAllLines(Repo.path(module + "/src/main/resources/application.properties")).stream()
+                    .anyMatch(line -> line.strip().equals("quarkus.management.enabled=true"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -55,6 +65,9 @@ public final class JavaService implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(env);
         builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        if (managementPort != port) {
+            builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
+        }
         Path log = log();
         try {
             Files.createDirectories(log.getParent());
@@ -72,8 +85,8 @@ public final class JavaService implements AutoCloseable {
     /** Waits until {@code /q/health/live} answers; fails at once if the process exited. */
     public JavaService awaitLive() {
         await(name + " live on port " + port).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> running() && Http.status(url("/q/health/live")) == 200);
-        LOG.infof("%s runs on %s (pid %d)", name, url(""), process.pid());
+                .until(() -> running() && Http.status(managementUrl("/q/health/live")) == 200);
+        LOG.infof("%s runs on %s, health on %s (pid %d)", name, url(""), managementUrl(""), process.pid());
         return this;
     }
 
@@ -112,7 +125,7 @@ public final class JavaService implements AutoCloseable {
      */
     public JavaService awaitReady(Duration pollInterval) {
         await(name + " ready").atMost(Duration.ofSeconds(30)).pollInterval(pollInterval)
-                .until(() -> running() && Http.status(url("/q/health/ready")) == 200);
+                .until(() -> running() && Http.status(managementUrl("/q/health/ready")) == 200);
         return this;
     }
 
@@ -132,8 +145,14 @@ public final class JavaService implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    /** A URL on the service's public port. */
     public String url(String path) {
         return "http://127.0.0.1:" + port + path;
+    }
+
+    /** A URL on the service's management interface (health, metrics, operations), e.g. {@code /q/metrics}. */
+    public String managementUrl(String path) {
+        return "http://127.0.0.1:" + managementPort + path;
     }
 
     public int port() {

@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * One scrape of a service's {@code /q/metrics} (Prometheus text): every sample with its name and labels, so a test
+ * One scrape of a service's {@code /q/metrics} (Prometheus text, on its management interface): every sample with its name and
+ * labels, so a test
  * can sum a counter over some of its labels and take the difference between two scrapes.
  */
 public final class Metrics {
@@ -33,7 +34,7 @@ public final class Metrics {
 
     /** Scrapes the service's {@code /q/metrics} now. */
     public static Metrics of(JavaService service) {
-        return parse(Http.get(service.url("/q/metrics"), Map.of()).body());
+        return parse(Http.get(service.managementUrl("/q/metrics"), Map.of()).body());
     }
 
     /** Scrapes each service's {@code /q/metrics} now, in order. */

@@ -35,9 +35,11 @@ import io.vertx.ext.web.RoutingContext;
 class GatewayRoute {
 
     private static final Logger LOG = Logger.getLogger(GatewayRoute.class);
-    /** After every route Quarkus registers (health, metrics), so those keep their own paths. */
+    /**
+     * After any route an extension may register. Health, metrics and the operations live on the management
+     * interface, so every path of the public port, {@code /q/*} included, is the backend's.
+     */
     private static final int LAST = 1_000_000;
-    private static final String MANAGEMENT = "/q/";
 
     private final RuleBook rules;
     private final Limiter limiter;
@@ -57,10 +59,6 @@ class GatewayRoute {
 
     private void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        if (request.path().startsWith(MANAGEMENT)) {
-            ctx.next();
-            return;
-        }
         request.pause();
         boolean warming = warmup.claims(request); // one volatile read once the warm-up is over
         List<Rule> matched = rules.match(request.method().name(), request.path());

@@ -3,8 +3,11 @@ package io.tollgate.gateway.http;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 
-/** RFC 9457 {@code application/problem+json} answers the gateway gives itself (never the backend's). */
-final class Problems {
+/**
+ * RFC 9457 {@code application/problem+json} answers the gateway gives itself (never the backend's), on the public
+ * port and on the management interface.
+ */
+public final class Problems {
 
     static final String CONTENT_TYPE = "application/problem+json";
 
@@ -12,7 +15,7 @@ final class Problems {
     }
 
     /** A problem body with {@code type}, {@code title}, {@code status} and {@code detail}. */
-    static JsonObject problem(String type, String title, int status, String detail) {
+    public static JsonObject problem(String type, String title, int status, String detail) {
         return new JsonObject()
                 .put("type", type)
                 .put("title", title)
@@ -21,7 +24,7 @@ final class Problems {
     }
 
     /** Sends {@code body} as the whole answer with its status. */
-    static void send(HttpServerResponse response, JsonObject body) {
+    public static void send(HttpServerResponse response, JsonObject body) {
         if (response.headWritten()) {
             response.reset();
             return;

@@ -33,9 +33,10 @@ public class Limiter {
     private final FailurePolicy failure;
     private final RejectionCache rejections = new RejectionCache(System::nanoTime);
     private final DecisionMetrics metrics;
+    private final RejectedClients rejectedClients;
 
     Limiter(KeyResolver keys, RateLimiter store, GatewayConfig config, LiveGateways live, DecisionMetrics metrics,
-            MeterRegistry registry, Vertx vertx) {
+            MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients) {
         this.keys = keys;
         GatewayConfig.Breaker breaker = config.store().breaker();
         this.store = new GuardedStore(store, vertx, config.store().timeout(), breaker.unansweredAfter(),
@@ -44,6 +45,7 @@ public class Limiter {
                 registry);
         this.failure = new FailurePolicy(live, System::nanoTime);
         this.metrics = metrics;
+        this.rejectedClients = rejectedClients;
     }
 
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
@@ -158,6 +160,7 @@ public class Limiter {
         List<RuleDecision> out = new ArrayList<>(1);
         for (int i = 0; i < waits.length; i++) {
             if (waits[i] > 0) {
+                rejectedClients.rejected(group.rules.get(i).id(), group.client);
                 out.add(RuleDecision.of(group.rules.get(i), new Decision(false, 0, waits[i], waits[i]),
                         Outcome.CACHED_REJECTED));
             }
@@ -176,6 +179,9 @@ public class Limiter {
             Outcome outcome = d.allowed()
                     ? Outcome.ALLOWED
                     : group.shadow ? Outcome.SHADOW_REJECTED : Outcome.REJECTED;
+            if (outcome == Outcome.REJECTED) {
+                rejectedClients.rejected(group.rules.get(i).id(), group.client);
+            }
             out.add(RuleDecision.of(group.rules.get(i), d, outcome));
         }
         return out;

@@ -2,6 +2,7 @@ package io.tollgate.gateway.rules;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -32,6 +33,11 @@ public class RuleBook {
     /** The enabled rules for a request, in set order. */
     public List<Rule> match(String method, String path) {
         return current.match(method, path);
+    }
+
+    /** The rule with this id in the set in force (enabled or not), if there is one. */
+    public Optional<Rule> rule(String id) {
+        return current.source().rules().stream().filter(r -> r.id().equals(id)).findFirst();
     }
 
     /** Whether a rule set (from the service or the snapshot) has been loaded: the gateway is ready. */

@@ -6,6 +6,7 @@ import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.decisions;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
@@ -50,7 +51,7 @@ class RateLimitTest {
         // the warm-up runs checks on every event loop before the gateway reports ready, so the first client
         // does not pay for class loading and connecting inside tollgate.store.timeout
         awaitReady();
-        given().get("/q/health/ready").then().statusCode(200)
+        management().get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'warmup' }.status", is("UP"));
         int port = RedisCli.port(config("test.redis.nodes"));
         assertThat(checksRun(port)).as("checks Redis ran")
@@ -196,7 +197,7 @@ class RateLimitTest {
         // the first request took the only token: the gateway knows none is back for a minute
         assertThat(storeCalls).as("store calls for 1000 rejected requests").isZero();
         assertThat(backendHits()).isEqualTo(1);
-        String metrics = given().get("/q/metrics").asString();
+        String metrics = management().get("/q/metrics").asString();
         assertThat(metrics).containsPattern(
                 "tollgate_decisions_total\\{outcome=\"cached_rejected\",rule=\"flood.one\"} 1000\\.0");
     }
@@ -234,7 +235,7 @@ class RateLimitTest {
             get("/shadow/x").then().statusCode(200);
         }
         assertThat(backendHits()).isEqualTo(5);
-        assertThat(given().get("/q/metrics").asString()).contains(
+        assertThat(management().get("/q/metrics").asString()).contains(
                 "tollgate_decisions_total{outcome=\"shadow_rejected\",rule=\"shadow.one\"} 4.0");
     }
 
@@ -242,7 +243,7 @@ class RateLimitTest {
     void metricsNameStoreLatencyAndRulesVersion() {
         install("[" + rule("metrics.one", "/metrics-one/**", "api_key", 5, "1m", 5, "") + "]");
         get("/metrics-one/x").then().statusCode(200);
-        String metrics = given().get("/q/metrics").asString();
+        String metrics = management().get("/q/metrics").asString();
         assertThat(metrics).contains("tollgate_store_latency_seconds_bucket", "tollgate_rules_version",
                 "tollgate_rules_age_seconds", "tollgate_store_breaker_state 0.0",
                 "tollgate_decisions_total{outcome=\"allowed\",rule=\"metrics.one\"} 1.0");

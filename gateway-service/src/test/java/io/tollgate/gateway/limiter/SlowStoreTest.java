@@ -2,6 +2,7 @@ package io.tollgate.gateway.limiter;
 
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -150,7 +151,7 @@ class SlowStoreTest {
 
     /** The value of one Prometheus series of the gateway, 0 when it has none yet. */
     private static double metric(String series) {
-        for (String line : RestAssured.given().get("/q/metrics").asString().split("\n")) {
+        for (String line : management().get("/q/metrics").asString().split("\n")) {
             if (line.startsWith(series + " ")) {
                 return Double.parseDouble(line.substring(series.length() + 1));
             }

@@ -2,6 +2,7 @@ package io.tollgate.gateway.limiter;
 
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -82,7 +83,7 @@ class StoreFailureTest {
         RedisCli.run(redisPort, "CLIENT", "UNPAUSE");
         // closed-mode rules pass again only once the breaker has closed on a successful probe
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> status("/f-closed/a", "stall") == 200);
-        String metrics = RestAssured.given().get("/q/metrics").asString();
+        String metrics = management().get("/q/metrics").asString();
         assertThat(metrics).contains("outcome=\"fallback_allowed\",rule=\"fail.open\"",
                 "outcome=\"fallback_rejected\",rule=\"fail.closed\"", "outcome=\"fallback_rejected\",rule=\"fail.local\"",
                 "tollgate_store_errors_total{kind=\"timeout\"}");
@@ -121,7 +122,7 @@ class StoreFailureTest {
     }
 
     private static double metric(String name) {
-        for (String line : RestAssured.given().get("/q/metrics").asString().split("\n")) {
+        for (String line : management().get("/q/metrics").asString().split("\n")) {
             if (line.startsWith(name + " ")) {
                 return Double.parseDouble(line.substring(name.length() + 1));
             }

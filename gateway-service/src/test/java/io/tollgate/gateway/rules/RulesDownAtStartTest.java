@@ -1,6 +1,7 @@
 package io.tollgate.gateway.rules;
 
 import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static org.hamcrest.Matchers.is;
 
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class RulesDownAtStartTest {
     @Test
     void readyFromTheSnapshotAndEnforcingIt() {
         GatewayControl.awaitVersion(7);
-        given().get("/q/health/ready").then().statusCode(200).body("status", is("UP"));
+        management().get("/q/health/ready").then().statusCode(200).body("status", is("UP"));
         given().header("X-API-Key", "s").get("/snap/1").then().statusCode(200).header("RateLimit-Remaining", "0");
         given().header("X-API-Key", "s").get("/snap/1").then().statusCode(429).header("Retry-After", "60");
     }

@@ -5,6 +5,7 @@ import static io.tollgate.gateway.support.GatewayControl.appliedVersion;
 import static io.tollgate.gateway.support.GatewayControl.awaitVersion;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static io.tollgate.gateway.support.GatewayControl.nextVersion;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static io.tollgate.gateway.support.GatewayControl.serve;
@@ -90,12 +91,12 @@ class RulesLoadingTest {
         awaitVersion(version);
         String seen = RestAssured.given().baseUri(config("tollgate.rules.url")).get("/__seen").asString();
         assertThat(seen).contains("\"gateway\":\"gw-test\"");
-        assertThat(given().get("/q/health/ready").statusCode()).isEqualTo(200);
+        assertThat(management().get("/q/health/ready").statusCode()).isEqualTo(200);
     }
 
     private static double refusedSets() {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^tollgate_rules_refused_total ([0-9.E]+)$")
-                .matcher(given().get("/q/metrics").asString());
+                .matcher(management().get("/q/metrics").asString());
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 }

@@ -1,9 +1,9 @@
 package io.tollgate.gateway.store;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,7 +52,7 @@ class CoalescingTest {
         assertThat(statuses.keySet()).as("statuses").containsOnly(200, 429);
         assertThat(statuses.get(200)).as("allowed of %d", CONNECTIONS * REQUESTS_EACH).isEqualTo(LIMIT);
         assertThat(backendHits()).isEqualTo(LIMIT);
-        assertThat(given().get("/q/metrics").asString()).as("decided by the store, never by the failure policy")
+        assertThat(management().get("/q/metrics").asString()).as("decided by the store, never by the failure policy")
                 .doesNotContainPattern("outcome=\"fallback_[a-z]+\",rule=\"co\\.[a-z]+\"} [1-9]");
     }
 
@@ -67,7 +67,7 @@ class CoalescingTest {
                 .containsOnly(200, 429);
         assertThat(statuses.get(200)).isEqualTo(LIMIT);
         assertThat(backendHits()).isEqualTo(LIMIT);
-        assertThat(given().get("/q/metrics").asString()).as("decided by the store, never by the failure policy")
+        assertThat(management().get("/q/metrics").asString()).as("decided by the store, never by the failure policy")
                 .doesNotContainPattern("outcome=\"fallback_[a-z]+\",rule=\"co\\.flush\"} [1-9]");
     }
 

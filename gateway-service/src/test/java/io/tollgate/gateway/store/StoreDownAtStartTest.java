@@ -3,6 +3,7 @@ package io.tollgate.gateway.store;
 import static io.restassured.RestAssured.given;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +29,7 @@ class StoreDownAtStartTest {
     void readyAndDecidedByFailureMode() {
         install("[" + rule("down.open", "/down-open/**", "api_key", 1, "1m", 1, "\"failure_mode\":\"open\"") + ","
                 + rule("down.closed", "/down-closed/**", "api_key", 1, "1m", 1, "\"failure_mode\":\"closed\"") + "]");
-        given().get("/q/health/ready").then().statusCode(200)
+        management().get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'warmup' }.status", is("UP"));
         resetBackend();
 

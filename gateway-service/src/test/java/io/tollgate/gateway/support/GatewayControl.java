@@ -1,7 +1,5 @@
 package io.tollgate.gateway.support;
 
-import static io.restassured.RestAssured.given;
-
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -11,9 +9,17 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
 
-/** Drives the test servers over HTTP: installs rule sets and waits until the gateway applies them. */
+/**
+ * Drives the test servers over HTTP: installs rule sets and waits until the gateway applies them. The gateway's
+ * public port is RestAssured's default; its management interface (health, metrics, operations) is
+ * {@link #management()}.
+ */
 public final class GatewayControl {
+
+    /** The admin token {@link GatewayResource} configures, as an {@code Authorization} header value. */
+    public static final String ADMIN = "Bearer " + GatewayResource.ADMIN_TOKEN;
 
     private static final AtomicLong VERSION = new AtomicLong(100);
 
@@ -26,6 +32,27 @@ public final class GatewayControl {
      */
     public static int port() {
         return RestAssured.port;
+    }
+
+    /** A request to the gateway's management interface: {@code management().get("/q/metrics")}. */
+    public static RequestSpecification management() {
+        return RestAssured.given().baseUri("http://127.0.0.1").port(managementPort());
+    }
+
+    /** A request to the management interface with the admin token: {@code operations().get("/tollgate/top")}. */
+    public static RequestSpecification operations() {
+        return management().header("Authorization", ADMIN);
+    }
+
+    /**
+     * The management port. Under {@code @QuarkusTest} the gateway binds a random one
+     * ({@code quarkus.management.test-port=0}) and Quarkus reports it under that key; Quarkus tells a
+     * {@code @QuarkusIntegrationTest} only the public port, so the packaged jar listens where {@link GatewayResource}
+     * told it ({@code quarkus.management.port}, a free port).
+     */
+    public static int managementPort() {
+        int random = ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class);
+        return random > 0 ? random : ConfigProvider.getConfig().getValue("quarkus.management.port", Integer.class);
     }
 
     public static String config(String key) {
@@ -57,7 +84,7 @@ public final class GatewayControl {
 
     /** The version the gateway's readiness check reports. */
     public static long appliedVersion() {
-        return appliedVersion(given().get("/q/health/ready").jsonPath());
+        return appliedVersion(management().get("/q/health/ready").jsonPath());
     }
 
     private static long appliedVersion(JsonPath health) {
@@ -74,7 +101,7 @@ public final class GatewayControl {
                 .atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> {
-                    JsonPath health = given().get("/q/health/ready").jsonPath();
+                    JsonPath health = management().get("/q/health/ready").jsonPath();
                     return appliedVersion(health) == version
                             && "UP".equals(health.get("checks.find { it.name == 'warmup' }.status"));
                 });
@@ -90,7 +117,7 @@ public final class GatewayControl {
         Awaitility.await("gateway ready")
                 .atMost(bound)
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+                .until(() -> management().get("/q/health/ready").statusCode() == 200);
     }
 
     /** Backend hits since its last reset. */
@@ -111,7 +138,7 @@ public final class GatewayControl {
 
     /** The value of the metrics line that starts with {@code series} and a space (name and labels), 0 when absent. */
     public static double metric(String series) {
-        return given().get("/q/metrics").asString().lines()
+        return management().get("/q/metrics").asString().lines()
                 .filter(line -> line.startsWith(series + " "))
                 .mapToDouble(line -> Double.parseDouble(line.substring(series.length() + 1)))
                 .findFirst()
@@ -120,7 +147,7 @@ public final class GatewayControl {
 
     /** The gateway's decision counts for {@code ruleId} and its store errors, as its metrics lines say. */
     public static String decisions(String ruleId) {
-        return given().get("/q/metrics").asString().lines()
+        return management().get("/q/metrics").asString().lines()
                 .filter(line -> line.startsWith("tollgate_store_errors_total")
                         || line.startsWith("tollgate_decisions_total") && line.contains("rule=\"" + ruleId + "\""))
                 .collect(Collectors.joining("; "));

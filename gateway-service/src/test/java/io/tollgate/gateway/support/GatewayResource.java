@@ -16,6 +16,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  */
 public class GatewayResource implements QuarkusTestResourceLifecycleManager {
 
+    /** The admin bearer token of the gateway under test ({@code tollgate.admin.token}). */
+    static final String ADMIN_TOKEN = "test-admin-token";
+
     private TestBackend backend;
     private TestRulesServer rules;
     private AutoCloseable redis;
@@ -39,6 +42,10 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             config.put("tollgate.gateway.routes.dead.url", "http://127.0.0.1:" + closedPort());
             config.put("tollgate.gateway.upstream-timeout", "700ms");
             config.put("tollgate.gateway.instance-id", "gw-test");
+            config.put("tollgate.admin.token", ADMIN_TOKEN);
+            // the packaged jar of an integration test runs in prod mode: its management interface would take the
+            // fixed 9000; a @QuarkusTest uses quarkus.management.test-port=0 instead (GatewayControl.managementPort)
+            config.put("quarkus.management.port", Integer.toString(closedPort()));
             // tests fail the store a dozen times, not a hundred; given here, not as a %test property, so the
             // packaged jar of an integration test (prod profile) gets it too
             config.put("tollgate.store.breaker.window", "10");

@@ -1,7 +1,7 @@
 package io.tollgate.gateway.warmup;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static io.tollgate.gateway.support.GatewayControl.metric;
 import static io.tollgate.gateway.warmup.WarmupTest.REACHED;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +37,7 @@ class WarmupBoundTest {
         JsonPath early = Awaitility.await("rules in force")
                 .atMost(Duration.ofSeconds(6))
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> given().get("/q/health/ready").jsonPath(),
+                .until(() -> management().get("/q/health/ready").jsonPath(),
                         health -> "UP".equals(health.get("checks.find { it.name == 'rules' }.status")));
         assertThat(early.getString("status")).as("readiness while warming up").isEqualTo("DOWN");
         assertThat(early.getString("checks.find { it.name == 'warmup' }.status")).isEqualTo("DOWN");
@@ -45,8 +45,8 @@ class WarmupBoundTest {
         Awaitility.await("ready once the bound has passed")
                 .atMost(Duration.ofSeconds(12))
                 .pollInterval(Duration.ofMillis(50))
-                .until(() -> given().get("/q/health/ready").statusCode() == 200);
-        JsonPath warmup = given().get("/q/health/ready").jsonPath().setRootPath("checks.find { it.name == 'warmup' }");
+                .until(() -> management().get("/q/health/ready").statusCode() == 200);
+        JsonPath warmup = management().get("/q/health/ready").jsonPath().setRootPath("checks.find { it.name == 'warmup' }");
         assertThat(warmup.getLong("data.requests")).as("warm-up requests answered, cut by the bound")
                 .isPositive()
                 .isLessThan(100_000_000L);

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static io.tollgate.gateway.support.GatewayControl.awaitReady;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
 import static io.tollgate.gateway.support.GatewayControl.metric;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
@@ -44,7 +45,7 @@ class WarmupTest {
     @Order(1) // first: the backend has had no request of this class yet
     void beforeReadyTheWarmupWentThroughTheProxyToItsOwnTargetNeverToTheBackend() {
         awaitReady(Duration.ofSeconds(40));
-        JsonPath warmup = given().get("/q/health/ready").jsonPath().setRootPath("checks.find { it.name == 'warmup' }");
+        JsonPath warmup = management().get("/q/health/ready").jsonPath().setRootPath("checks.find { it.name == 'warmup' }");
         assertThat(warmup.getString("status")).isEqualTo("UP");
         // 4 opening requests, 400 in lanes and one or more that clear the 429 rule's remembered rejection (more
         // when the warm-up's own checks opened the breaker on a loaded machine: it goes on until it closes)

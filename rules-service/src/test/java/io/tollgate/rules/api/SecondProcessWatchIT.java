@@ -42,6 +42,7 @@ class SecondProcessWatchIT {
         Process second = new ProcessBuilder(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dquarkus.http.port=" + port,
+                "-Dquarkus.management.port=0", // not the 9001 of the prod profile
                 "-Dquarkus.datasource.reactive.url=" + TestDatabase.reactiveUrl(TestDatabase.current()),
                 "-Dquarkus.datasource.jdbc.url=" + TestDatabase.jdbcUrl(TestDatabase.current()),
                 "-jar", new File("target/quarkus-app/quarkus-run.jar").getAbsolutePath()))

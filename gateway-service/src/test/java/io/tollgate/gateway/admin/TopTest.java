@@ -1,0 +1,111 @@
+package io.tollgate.gateway.admin;
+
+import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
+import static io.tollgate.gateway.support.GatewayControl.operations;
+import static io.tollgate.gateway.support.GatewayControl.rule;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.is;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.tollgate.gateway.support.Flood;
+import io.tollgate.gateway.support.GatewayResource;
+
+/** {@code GET /tollgate/top} on the management interface, fed by real rejections through HTTP and Redis. */
+@QuarkusTest
+@WithTestResource(GatewayResource.class)
+class TopTest {
+
+    @Test
+    void aFloodingClientIsNamedByTop() throws Exception {
+        install("[" + rule("top.flood", "/top-flood/**", "api_key", 2, "1m", 2, "") + "]");
+        String flooder = "flooder-" + UUID.randomUUID();
+        Map<Integer, Integer> flood = Flood.statuses("/top-flood/x", 4, c -> flooder, n -> n < 50);
+        assertThat(flood.get(429)).as("the flooder's rejections").isEqualTo(198);
+        for (int c = 0; c < 30; c++) {
+            String noise = "noise-" + c + "-" + UUID.randomUUID();
+            for (int i = 0; i < 3; i++) {
+                given().header("X-API-Key", noise).get("/top-flood/x");
+            }
+        }
+
+        JsonPath top = operations().get("/tollgate/top?rule=top.flood&n=3")
+                .then()
+                .statusCode(200)
+                .contentType("application/json")
+                .extract()
+                .jsonPath();
+
+        assertThat(top.getString("rule")).isEqualTo("top.flood");
+        assertThat(top.getList("clients")).hasSize(3);
+        assertThat(top.getString("clients[0].digest")).isEqualTo(sha256(flooder));
+        assertThat(top.getLong("clients[0].rejected")).isGreaterThanOrEqualTo(198);
+        assertThat(top.getString("clients[0].label")).as("no client directory yet").isNull();
+        assertThat(top.getString("clients[1].digest")).isNotEqualTo(sha256(flooder));
+        assertThat(top.getLong("window_ms")).isPositive();
+        assertThat(top.prettify()).as("the raw key never appears").doesNotContain(flooder);
+    }
+
+    @Test
+    void aRuleThatRejectedNobodyHasNoClients() {
+        install("[" + rule("top.quiet", "/top-quiet/**", "api_key", 100, "1m", 100, "") + "]");
+        operations().get("/tollgate/top?rule=top.quiet").then().statusCode(200).body("clients", is(List.of()));
+    }
+
+    @Test
+    void operationsNeedTheAdminToken() {
+        management().get("/tollgate/top?rule=any")
+                .then()
+                .statusCode(401)
+                .contentType("application/problem+json")
+                .header("WWW-Authenticate", "Bearer realm=\"tollgate\"");
+        management().header("Authorization", "Bearer not-the-token").get("/tollgate/top?rule=any")
+                .then()
+                .statusCode(403)
+                .contentType("application/problem+json");
+    }
+
+    @Test
+    void anUnknownRuleIsNotFound() {
+        install("[]");
+        operations().get("/tollgate/top?rule=no.such.rule")
+                .then()
+                .statusCode(404)
+                .contentType("application/problem+json")
+                .body("detail", org.hamcrest.Matchers.containsString("no.such.rule"));
+    }
+
+    @Test
+    void badParametersAreNamed() {
+        install("[" + rule("top.params", "/top-params/**", "api_key", 1, "1m", 1, "") + "]");
+        for (String n : new String[]{"0", "-1", "257", "ten", ""}) {
+            operations().get("/tollgate/top?rule=top.params&n=" + n)
+                    .then()
+                    .statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("errors.field", is(List.of("n")))
+                    .body("errors[0].value", is(n));
+        }
+        operations().get("/tollgate/top?n=0")
+                .then()
+                .statusCode(400)
+                .body("errors.field", containsInAnyOrder("rule", "n"));
+    }
+
+    static String sha256(String key) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+    }
+}
