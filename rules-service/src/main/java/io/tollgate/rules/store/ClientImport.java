@@ -58,7 +58,7 @@ public class ClientImport {
                             body jsonb NOT NULL) ON COMMIT DROP""").execute())
                 .chain(() -> rules.all(conn))
                 .invoke(set -> tally.rules = set)
-                .chain(() -> stageFrom(conn, source, source.next(), tally))
+                .chain(() -> stageAll(conn, source, tally))
                 .invoke(() -> tally.lap())
                 .chain(() -> duplicates(conn, tally))
                 .chain(() -> log.lock(conn))
@@ -75,24 +75,39 @@ public class ClientImport {
                         result.changed(), result.unchanged(), result.seq(), tally.laps()));
     }
 
-    /** Stages {@code current} and every batch after it, reading the next batch while one is written. */
-    private Uni<Void> stageFrom(SqlConnection conn, ImportSource source, Uni<ImportBatch> current, Tally tally) {
-        return current.chain(batch -> {
-            if (batch.end()) {
-                return Uni.createFrom().voidItem();
-            }
-            CompletableFuture<ImportBatch> next = source.next().subscribeAsCompletionStage();
-            return Uni.createFrom().item(() -> staged(batch, tally))
-                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                    .chain(rows -> rows == null
-                            ? Uni.createFrom().voidItem()
-                            : conn.preparedQuery("""
-                                    INSERT INTO client_import (line, digest, body)
-                                    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]::jsonb[])""")
-                                    .execute(rows)
-                                    .replaceWithVoid())
-                    .chain(() -> stageFrom(conn, source, Uni.createFrom().completionStage(next), tally));
-        });
+    /** Stages every batch {@code source} gives, reading the next batch while one is written. */
+    private Uni<Void> stageAll(SqlConnection conn, ImportSource source, Tally tally) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        step(conn, source, source.next().subscribeAsCompletionStage(), tally, done);
+        return Uni.createFrom().completionStage(done);
+    }
+
+    /**
+     * Stages the batch {@code current} brings, then starts the next step: each step is a chain of its own, so a
+     * written batch is garbage at once (one chain nesting every step would hold them all to the end).
+     */
+    private void step(SqlConnection conn, ImportSource source, CompletableFuture<ImportBatch> current, Tally tally,
+            CompletableFuture<Void> done) {
+        Uni.createFrom().completionStage(current)
+                .chain(batch -> {
+                    if (batch.end()) {
+                        done.complete(null);
+                        return Uni.createFrom().voidItem();
+                    }
+                    CompletableFuture<ImportBatch> next = source.next().subscribeAsCompletionStage();
+                    return Uni.createFrom().item(() -> staged(batch, tally))
+                            .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                            .chain(rows -> rows == null
+                                    ? Uni.createFrom().voidItem()
+                                    : conn.preparedQuery("""
+                                            INSERT INTO client_import (line, digest, body)
+                                            SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]::jsonb[])""")
+                                            .execute(rows)
+                                            .replaceWithVoid())
+                            .invoke(() -> step(conn, source, next, tally, done));
+                })
+                .subscribe().with(v -> {
+                }, done::completeExceptionally);
     }
 
     /** The rows of {@code batch} that fit the rules, as the arrays of one insert; {@code null} when none. */
