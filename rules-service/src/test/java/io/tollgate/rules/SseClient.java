@@ -14,8 +14,8 @@ import io.restassured.RestAssured;
 /** A minimal Server-Sent Events reader for tests: records every event and comment as it arrives. */
 public final class SseClient implements AutoCloseable {
 
-    /** One event: its id and data, and when it arrived. */
-    public record Event(long id, String data, long arrivedNanos) {
+    /** One event: its id (the last one sent, as SSE keeps it), its name ({@code message} when unnamed), its data. */
+    public record Event(long id, String name, String data, long arrivedNanos) {
     }
 
     private final List<Event> events = new CopyOnWriteArrayList<>();
@@ -45,6 +45,11 @@ public final class SseClient implements AutoCloseable {
         return events;
     }
 
+    /** The events named {@code name}, e.g. {@code directory}. */
+    public List<Event> events(String name) {
+        return events.stream().filter(e -> e.name().equals(name)).toList();
+    }
+
     public List<String> comments() {
         return comments;
     }
@@ -57,6 +62,7 @@ public final class SseClient implements AutoCloseable {
     private final class LineParser implements java.util.concurrent.Flow.Subscriber<String> {
 
         private long id = -1;
+        private String name = "message";
         private final StringBuilder data = new StringBuilder();
 
         @Override
@@ -68,13 +74,16 @@ public final class SseClient implements AutoCloseable {
         public void onNext(String line) {
             if (line.isEmpty()) {
                 if (data.length() > 0) {
-                    events.add(new Event(id, data.toString(), System.nanoTime()));
+                    events.add(new Event(id, name, data.toString(), System.nanoTime()));
                 }
                 data.setLength(0);
+                name = "message";
             } else if (line.startsWith(":")) {
                 comments.add(line.substring(1).trim());
             } else if (line.startsWith("id:")) {
                 id = Long.parseLong(line.substring(3).trim());
+            } else if (line.startsWith("event:")) {
+                name = line.substring(6).trim();
             } else if (line.startsWith("data:")) {
                 data.append(line.substring(5).trim());
             }

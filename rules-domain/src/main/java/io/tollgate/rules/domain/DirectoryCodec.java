@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -17,15 +19,20 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * THE parser and writer of client-directory entries, used by the rules service for what it accepts and by
  * gateways for what they load: strict as {@link RuleCodec} (unknown and duplicate fields refused, every bad field
  * reported in one {@link RuleValidationException}). Whether an entry fits the rules (a plan some rule names, an
- * override of a rule that exists) depends on the rule set: {@link DirectoryValidator}. Thread-safe.
+ * override of a rule that exists) depends on the rule set: {@link DirectoryValidator}. An error never quotes the
+ * text it could not read, nor the value of a field {@value #KEY}: a directory body may carry an API key, which must
+ * not come back in an answer or a log. Thread-safe.
  */
 public final class DirectoryCodec {
 
+    /** The field of a bulk-import line that carries the API key. */
+    public static final String KEY = "key";
     private static final Set<String> CLIENT_FIELDS = Set.of("tenant", "plan", "label", "overrides");
     private static final Set<String> TENANT_FIELDS = Set.of("plan", "label", "overrides");
 
     private final ObjectMapper json = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
     /** One client entry (JSON). */
@@ -47,9 +54,13 @@ public final class DirectoryCodec {
             }
             return node;
         } catch (JsonProcessingException e) {
-            throw invalid("", null, "not valid JSON: " + e.getOriginalMessage());
+            // the parser's own message may quote the text: only where it broke
+            JsonLocation at = e.getLocation();
+            throw invalid("", null, at == null
+                    ? "not valid JSON"
+                    : "not valid JSON (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")");
         } catch (IOException e) {
-            throw invalid("", null, "unreadable: " + e.getMessage());
+            throw invalid("", null, "unreadable");
         }
     }
 
@@ -60,7 +71,7 @@ public final class DirectoryCodec {
     public ClientEntry client(JsonNode node, String... extraFields) {
         JsonFields in = new JsonFields();
         if (!object(node, in, "a client entry")) {
-            in.throwIfAny();
+            throwIfAny(in);
         }
         in.rejectUnknown(node, known(CLIENT_FIELDS, extraFields), "");
         String tenant = in.text(node, "tenant", "tenant");
@@ -69,7 +80,7 @@ public final class DirectoryCodec {
         Map<String, Limits> overrides = LimitsReader.readMap(node.get("overrides"), "overrides", in);
         ClientEntry entry = new ClientEntry(tenant, plan, label, overrides);
         in.addUnreported(DirectoryValidator.validate(entry));
-        in.throwIfAny();
+        throwIfAny(in);
         return entry;
     }
 
@@ -77,7 +88,7 @@ public final class DirectoryCodec {
     public TenantEntry tenant(JsonNode node, String... extraFields) {
         JsonFields in = new JsonFields();
         if (!object(node, in, "a tenant entry")) {
-            in.throwIfAny();
+            throwIfAny(in);
         }
         in.rejectUnknown(node, known(TENANT_FIELDS, extraFields), "");
         String plan = in.text(node, "plan", "plan");
@@ -85,7 +96,7 @@ public final class DirectoryCodec {
         Map<String, Limits> overrides = LimitsReader.readMap(node.get("overrides"), "overrides", in);
         TenantEntry entry = new TenantEntry(plan, label, overrides);
         in.addUnreported(DirectoryValidator.validate(entry));
-        in.throwIfAny();
+        throwIfAny(in);
         return entry;
     }
 
@@ -128,6 +139,17 @@ public final class DirectoryCodec {
         }
     }
 
+    /** Throws with every error noted, the value of a field {@value #KEY} left out. */
+    private static void throwIfAny(JsonFields in) {
+        try {
+            in.throwIfAny();
+        } catch (RuleValidationException e) {
+            throw new RuleValidationException(e.errors().stream()
+                    .map(error -> error.field().equals(KEY) ? new FieldError(KEY, null, error.reason()) : error)
+                    .toList());
+        }
+    }
+
     private static List<JsonNode> array(JsonNode root, String field, JsonFields in) {
         JsonNode node = root.get(field);
         List<JsonNode> out = new ArrayList<>();
@@ -144,7 +166,7 @@ public final class DirectoryCodec {
 
     private static boolean object(JsonNode node, JsonFields in, String what) {
         if (node == null || !node.isObject()) {
-            in.reject("", Values.show(node), "must be an object (" + what + ")");
+            in.reject("", null, "must be an object (" + what + ")");
             return false;
         }
         return true;

@@ -1,21 +1,50 @@
 package io.tollgate.rules.api;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.tollgate.rules.domain.ClientEntry;
+import io.tollgate.rules.domain.DirectoryCodec;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.RuleCodec;
+import io.tollgate.rules.domain.RuleValidationException;
+import io.tollgate.rules.domain.TenantEntry;
 import io.tollgate.rules.domain.WireFormat;
+import io.tollgate.rules.store.EntryRejectedException;
 
-/** Request bodies to rules, through THE rules-domain codec: JSON or YAML, at most 64 KiB. */
+/**
+ * Request bodies to rules (JSON or YAML) and directory entries (JSON), through THE rules-domain codecs, at most 64
+ * KiB. A directory entry that does not read is a 422 naming every bad field, as one that does not fit the rules.
+ */
 @ApplicationScoped
 class Bodies {
 
     private final RuleCodec codec;
+    private final DirectoryCodec directory;
 
-    Bodies(RuleCodec codec) {
+    Bodies(RuleCodec codec, DirectoryCodec directory) {
         this.codec = codec;
+        this.directory = directory;
+    }
+
+    /** One client entry. */
+    ClientEntry client(byte[] body) {
+        return entry(() -> directory.parseClient(checked(body)));
+    }
+
+    /** One tenant entry. */
+    TenantEntry tenant(byte[] body) {
+        return entry(() -> directory.parseTenant(checked(body)));
+    }
+
+    private static <T> T entry(Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (RuleValidationException e) {
+            throw new EntryRejectedException(e.errors());
+        }
     }
 
     /** One rule from a body whose format the Content-Type names (YAML) or the first character tells. */

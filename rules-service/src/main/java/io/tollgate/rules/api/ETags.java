@@ -1,5 +1,7 @@
 package io.tollgate.rules.api;
 
+import jakarta.ws.rs.core.Response;
+
 import io.tollgate.rules.store.IfMatch;
 
 /** Versions as strong entity tags: version 7 is {@code "7"}. */
@@ -10,6 +12,19 @@ final class ETags {
 
     static String of(long version) {
         return "\"" + version + "\"";
+    }
+
+    /** 200 with {@code entity} and its tag, or 304 when {@code ifNoneMatch} names {@code version}. */
+    static Response read(String ifNoneMatch, long version, Object entity) {
+        Response.ResponseBuilder answer = noneMatchHits(ifNoneMatch, version)
+                ? Response.notModified()
+                : Response.ok(entity);
+        return answer.header(Headers.ETAG, of(version)).build();
+    }
+
+    /** 201 (created) or 200 with {@code entity} and its tag: the answer of a PUT. */
+    static Response written(boolean created, long version, Object entity) {
+        return Response.status(created ? 201 : 200).header(Headers.ETAG, of(version)).entity(entity).build();
     }
 
     /** Whether an {@code If-None-Match} header names {@code version} (or is {@code *}). */

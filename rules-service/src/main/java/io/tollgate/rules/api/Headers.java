@@ -7,6 +7,8 @@ final class Headers {
     static final String GATEWAY = "Tollgate-Gateway";
     /** On every answer: how many gateways were seen within the live window. */
     static final String GATEWAYS = "Tollgate-Gateways";
+    /** On a directory page that starts over from 0: the reader drops its copy first. */
+    static final String DIRECTORY_RESET = "Tollgate-Directory-Reset";
     static final String ETAG = "ETag";
     static final String IF_MATCH = "If-Match";
     static final String IF_NONE_MATCH = "If-None-Match";

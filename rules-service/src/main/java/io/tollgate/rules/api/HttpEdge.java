@@ -10,7 +10,7 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * What every request passes through before any endpoint, on the Vert.x router so that it covers ALL
  * answers (304s, errors, health, the watch stream): the gateway registry, and the 64 KiB body limit for
- * bodies that announce their length.
+ * bodies that announce their length (all but the bulk import's, which {@link ClientImportRoute} bounds).
  */
 @ApplicationScoped
 class HttpEdge {
@@ -39,7 +39,7 @@ class HttpEdge {
 
     private void limitBody(RoutingContext ctx) {
         String length = ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH);
-        if (length != null && tooLong(length)) {
+        if (length != null && tooLong(length) && !ClientImportRoute.owns(ctx.request())) {
             // answered before the body is read; chunked bodies are measured by the endpoint instead
             ctx.response()
                     .setStatusCode(413)

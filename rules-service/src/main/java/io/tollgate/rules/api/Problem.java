@@ -5,8 +5,6 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
-import io.tollgate.rules.domain.FieldError;
-
 /**
  * An RFC 9457 problem detail, the body of every error.
  *
@@ -19,11 +17,12 @@ import io.tollgate.rules.domain.FieldError;
  * @param detail
  * this occurrence in words
  * @param errors
- * for a validation problem, every bad field with its value and the reason
+ * for a validation problem, every bad field with its value and the reason ({@code FieldError}s; for a bulk
+ * import, {@code LineError}s, which also name the line)
  */
 @JsonPropertyOrder({"type", "title", "status", "detail", "errors"})
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-record Problem(String type, String title, int status, String detail, List<FieldError> errors) {
+record Problem(String type, String title, int status, String detail, List<?> errors) {
 
     Problem(String type, String title, int status, String detail) {
         this(type, title, status, detail, List.of());

@@ -1,5 +1,7 @@
 package io.tollgate.rules.api;
 
+import java.util.List;
+
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -10,7 +12,10 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tollgate.rules.domain.FieldError;
 import io.tollgate.rules.domain.RuleValidationException;
+import io.tollgate.rules.store.EntryRejectedException;
+import io.tollgate.rules.store.ImportRejectedException;
 import io.tollgate.rules.store.WriteRejectedException;
 
 /** Turns every failure into an RFC 9457 {@code application/problem+json} answer. */
@@ -27,18 +32,44 @@ class ProblemMappers {
 
     @ServerExceptionMapper
     Response invalid(RuleValidationException e) {
-        return answer(new Problem("validation-failed", "The rule is not valid", 400,
-                e.errors().size() + " field(s) rejected; nothing was changed", e.errors()));
+        return answer(invalid("The rule is not valid", 400, e.errors()));
     }
 
     @ServerExceptionMapper
     Response rejected(WriteRejectedException e) {
+        return answer(of(e));
+    }
+
+    @ServerExceptionMapper
+    Response unfit(EntryRejectedException e) {
+        return answer(invalid("The entry is not valid", 422, e.errors()));
+    }
+
+    private static Problem invalid(String title, int status, List<FieldError> errors) {
+        return new Problem("validation-failed", title, status,
+                errors.size() + " field(s) rejected; nothing was changed", errors);
+    }
+
+    @ServerExceptionMapper
+    Response badLines(ImportRejectedException e) {
+        return answer(of(e));
+    }
+
+    /** The problem of a refused write. */
+    static Problem of(WriteRejectedException e) {
         return switch (e.reason()) {
-            case NOT_FOUND -> answer(new Problem("not-found", "No such rule", 404, e.getMessage()));
-            case CONFLICT -> answer(new Problem("conflict", "The rule already exists", 409, e.getMessage()));
-            case PRECONDITION_FAILED -> answer(new Problem("precondition-failed", "If-Match does not hold", 412,
-                    e.getMessage() + "; nothing was changed"));
+            case NOT_FOUND -> new Problem("not-found", "Not found", 404, e.getMessage());
+            case CONFLICT -> new Problem("conflict", "Conflict", 409, e.getMessage() + "; nothing was changed");
+            case PRECONDITION_FAILED -> new Problem("precondition-failed", "If-Match does not hold", 412,
+                    e.getMessage() + "; nothing was changed");
         };
+    }
+
+    /** The problem of a bulk import with bad lines. */
+    static Problem of(ImportRejectedException e) {
+        return new Problem("validation-failed", "The import has bad lines", 422, e.errorCount()
+                + " error(s)" + (e.errorCount() > e.errors().size() ? ", the first " + e.errors().size() + " listed" : "")
+                + "; nothing was changed", e.errors());
     }
 
     @ServerExceptionMapper

@@ -45,9 +45,7 @@ public class RuleResource {
     public Uni<Response> get(@PathParam("id") String id, @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
         return store.find(id)
                 .map(found -> found.orElseThrow(() -> notFound(id)))
-                .map(stored -> ETags.noneMatchHits(ifNoneMatch, stored.version())
-                        ? Response.notModified().header(Headers.ETAG, ETags.of(stored.version())).build()
-                        : Response.ok(stored.rule()).header(Headers.ETAG, ETags.of(stored.version())).build());
+                .map(stored -> ETags.read(ifNoneMatch, stored.version(), stored.rule()));
     }
 
     @PUT
@@ -63,10 +61,7 @@ public class RuleResource {
             throw new RuleValidationException(List.of(new FieldError("id", rule.id(), "must equal the id in the path, " + id)));
         }
         return store.put(rule, actor, ETags.ifMatch(ifMatch))
-                .map(outcome -> Response.status(outcome.created() ? 201 : 200)
-                        .header(Headers.ETAG, ETags.of(outcome.stored().version()))
-                        .entity(outcome.stored().rule())
-                        .build());
+                .map(outcome -> ETags.written(outcome.created(), outcome.stored().version(), outcome.stored().rule()));
     }
 
     @DELETE
@@ -82,12 +77,9 @@ public class RuleResource {
     @Path("history")
     @Operation(summary = "Every revision of the rule, oldest first: who, when, what")
     public Uni<Response> history(@PathParam("id") String id) {
-        return store.history(id).map(revisions -> {
-            if (revisions.isEmpty()) {
-                throw notFound(id);
-            }
-            return Response.ok(new History(id, revisions)).build();
-        });
+        return store.history(id)
+                .map(revisions -> Response.ok(new History(id, WriteRejectedException.found(revisions, "rule " + id)))
+                        .build());
     }
 
     /** The answer of {@code GET /rules/{id}/history}. */

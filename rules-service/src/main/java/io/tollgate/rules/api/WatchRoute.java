@@ -9,8 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.rules.config.RulesConfig;
+import io.tollgate.rules.store.DirectoryFeed;
 import io.tollgate.rules.store.RuleChanges;
 import io.tollgate.rules.store.RuleStore;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
@@ -18,8 +20,10 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code GET /api/v1/rules/watch?since=N}: a Server-Sent Events stream with one event per version after N
- * ({@code id} = the version, {@code data} = {@code {"version": N, "changes": [revision, ...]}}, the same
- * revisions as the history). Without {@code since}, {@code Last-Event-ID} is used; without either, the
+ * ({@code id} = the version, {@code event: rules}, {@code data} = {@code {"version": N, "changes": [revision,
+ * ...]}}, the same revisions as the history), and {@code event: directory} ({@code data: {"seq": N}}, no id)
+ * after directory changes committed while the stream is open. Without {@code since}, {@code Last-Event-ID} is used; without
+ * either, the
  * stream starts at the current version. Written on the Vert.x router so that heartbeat comments and
  * flushing are explicit.
  */
@@ -29,15 +33,17 @@ class WatchRoute {
     static final String PATH = "/api/v1/rules/watch";
 
     private final RuleStore store;
+    private final DirectoryFeed directory;
     private final RuleChanges changes;
     private final ObjectMapper mapper;
     private final ProblemMappers problems;
     private final Vertx vertx;
     private final Duration heartbeat;
 
-    WatchRoute(RuleStore store, RuleChanges changes, ObjectMapper mapper, ProblemMappers problems, Vertx vertx,
-            RulesConfig config, MeterRegistry meters) {
+    WatchRoute(RuleStore store, DirectoryFeed directory, RuleChanges changes, ObjectMapper mapper,
+            ProblemMappers problems, Vertx vertx, RulesConfig config, MeterRegistry meters) {
         this.store = store;
+        this.directory = directory;
         this.changes = changes;
         this.mapper = mapper;
         this.problems = problems;
@@ -82,7 +88,11 @@ class WatchRoute {
                 .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
                 .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
                 .putHeader("X-Accel-Buffering", "no");
-        new WatchSession(ctx.response(), vertx.getOrCreateContext(), store, mapper, since).start(vertx, changes,
-                heartbeat);
+        Context context = vertx.getOrCreateContext();
+        // the directory's seq now: a change committed after it is announced by an event
+        directory.seq().subscribe().with(seq -> context.runOnContext(v -> {
+            WatchSession session = new WatchSession(ctx.response(), context, store, mapper, since);
+            session.start(vertx, changes, heartbeat, new DirectoryEvents(directory, seq, context, session::write));
+        }), ctx::fail);
     }
 }

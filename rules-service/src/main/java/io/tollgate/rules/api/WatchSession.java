@@ -17,7 +17,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
- * One open watch stream. It keeps a cursor (the last version sent) and, on every poke (the start, a NOTIFY
+ * One open watch stream, of rules versions and (through {@link DirectoryEvents}) directory changes. It keeps a cursor (the last
+ * version sent) and, on every poke (the start, a NOTIFY
  * from any instance, a LISTEN reconnect), reads the revisions after the cursor and sends them: so a reconnect
  * with {@code since} replays exactly what was missed, and no poke can be lost between a read and a send.
  * All state is touched on the connection's own event-loop context only.
@@ -37,6 +38,8 @@ final class WatchSession {
     private boolean closed;
     private Runnable unsubscribe = () -> {
     };
+    private Runnable unsubscribeDirectory = () -> {
+    };
     private long timerId = -1;
     private Vertx vertx;
 
@@ -52,12 +55,19 @@ final class WatchSession {
     record Event(long version, List<Revision> changes) {
     }
 
-    void start(Vertx vertx, RuleChanges changes, Duration heartbeat) {
+    /** Starts the stream; {@code directory} sends its directory events. */
+    void start(Vertx vertx, RuleChanges changes, Duration heartbeat, DirectoryEvents directory) {
         this.vertx = vertx;
         response.closeHandler(v -> close());
         response.exceptionHandler(e -> close());
         write("retry: 1000\n: watching versions after " + cursor + "\n\n");
         unsubscribe = changes.subscribe(() -> context.runOnContext(v -> fetch()));
+        unsubscribeDirectory = changes.subscribeDirectory(() -> context.runOnContext(v -> {
+            if (!closed) {
+                directory.poke();
+            }
+        }));
+        directory.poke(); // a change between reading the directory's seq and subscribing would be missed
         timerId = vertx.setPeriodic(heartbeat.toMillis(), id -> context.runOnContext(v -> write(": heartbeat\n\n")));
         fetch();
     }
@@ -115,7 +125,8 @@ final class WatchSession {
         }
     }
 
-    private void write(String text) {
+    /** Writes {@code text} unless the stream is closed; a client too slow to read it is dropped. */
+    void write(String text) {
         if (closed) {
             return;
         }
@@ -135,6 +146,7 @@ final class WatchSession {
         }
         closed = true;
         unsubscribe.run();
+        unsubscribeDirectory.run();
         if (timerId >= 0) {
             vertx.cancelTimer(timerId);
         }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -19,6 +20,9 @@ public interface RulesConfig {
 
     /** The watch stream. */
     Watch watch();
+
+    /** The client directory. */
+    Directory directory();
 
     /** Bearer tokens for writes; the token's name is the actor recorded in the history. */
     interface Admin {
@@ -52,5 +56,17 @@ public interface RulesConfig {
         /** The PostgreSQL NOTIFY channel that carries committed versions between instances. */
         @WithDefault("tollgate_rules")
         String channel();
+    }
+
+    /** The client directory's bulk import ({@code PUT /api/v1/clients}, NDJSON). */
+    interface Directory {
+
+        /** An import of more lines than this is refused (413), nothing changed. */
+        @WithDefault("1000000")
+        long importMaxLines();
+
+        /** An import body larger than this is refused (413), nothing changed. */
+        @WithDefault("256M")
+        MemorySize importMaxBody();
     }
 }

@@ -18,10 +18,11 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.pubsub.PgSubscriber;
 
 /**
- * Hears every committed version, whichever instance committed it, through PostgreSQL LISTEN/NOTIFY, and
- * pokes this instance's watchers. A poke carries nothing: each watcher reads what it has not sent yet from
- * the revisions table, so coalesced notifications lose nothing, and after a reconnect (when notifications
- * sent meanwhile are gone) one poke makes every watcher catch up.
+ * Hears every committed rules version and directory change, whichever instance committed it, through PostgreSQL
+ * LISTEN/NOTIFY (one channel: a rules version's payload is its number, a directory change's
+ * {@code directory:<seq>}), and pokes this instance's watchers of that kind. A poke carries nothing: each
+ * watcher reads what it has not sent yet from the database, so coalesced notifications lose nothing, and after a
+ * reconnect (when notifications sent meanwhile are gone) one poke of each kind makes every watcher catch up.
  */
 @ApplicationScoped
 public class RuleChanges {
@@ -30,6 +31,7 @@ public class RuleChanges {
     private static final long RECONNECT_MS = 1_000;
 
     private final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
+    private final Set<Runnable> directoryListeners = ConcurrentHashMap.newKeySet();
     private final Vertx vertx;
     private final String channel;
     private final PgSubscriber subscriber;
@@ -51,11 +53,18 @@ public class RuleChanges {
 
     void start(@Observes StartupEvent event) {
         subscriber.channel(channel)
-                .handler(version -> pokeAll())
+                .handler(payload -> {
+                    if (payload != null && payload.startsWith(DirectoryLog.NOTIFY_PREFIX)) {
+                        directoryListeners.forEach(Runnable::run);
+                    } else {
+                        listeners.forEach(Runnable::run);
+                    }
+                })
                 // after a (re)connect, notifications sent meanwhile are lost: have every watcher re-read
                 .subscribeHandler(v -> {
                     listening = true;
-                    pokeAll();
+                    listeners.forEach(Runnable::run);
+                    directoryListeners.forEach(Runnable::run);
                 });
         subscriber.closeHandler(v -> {
             listening = false;
@@ -77,6 +86,12 @@ public class RuleChanges {
         return () -> listeners.remove(listener);
     }
 
+    /** Calls {@code listener} after every committed directory change (or several); returns what unsubscribes it. */
+    public Runnable subscribeDirectory(Runnable listener) {
+        directoryListeners.add(listener);
+        return () -> directoryListeners.remove(listener);
+    }
+
     /** Whether the LISTEN is in place, so that commits from any instance reach this one's watchers. */
     public boolean listening() {
         return listening;
@@ -96,9 +111,5 @@ public class RuleChanges {
                 vertx.setTimer(RECONNECT_MS, id -> connect());
             }
         });
-    }
-
-    private void pokeAll() {
-        listeners.forEach(Runnable::run);
     }
 }

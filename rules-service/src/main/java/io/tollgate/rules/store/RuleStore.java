@@ -11,6 +11,7 @@ import io.tollgate.rules.domain.RuleCodec;
 import io.tollgate.rules.domain.RuleSet;
 import io.tollgate.rules.store.WriteRejectedException.Reason;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -37,7 +38,12 @@ public class RuleStore {
 
     /** Every rule with the version they are at, read in one statement so both belong together. */
     public Uni<RuleSet> all() {
-        return pool.query("""
+        return all(pool);
+    }
+
+    /** Every rule with their version, read through {@code client} (a transaction's connection, or the pool). */
+    Uni<RuleSet> all(SqlClient client) {
+        return client.query("""
                 SELECT v.version AS set_version, r.body::text AS body
                 FROM rules_version v LEFT JOIN rules r ON true
                 ORDER BY r.id""")

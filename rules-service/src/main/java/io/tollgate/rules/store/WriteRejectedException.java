@@ -22,6 +22,14 @@ public class WriteRejectedException extends RuntimeException {
         this.reason = reason;
     }
 
+    /** {@code items}, or a {@link Reason#NOT_FOUND} naming {@code what} when there are none (a history). */
+    public static <L extends java.util.List<?>> L found(L items, String what) {
+        if (items.isEmpty()) {
+            throw new WriteRejectedException(Reason.NOT_FOUND, "no " + what);
+        }
+        return items;
+    }
+
     public Reason reason() {
         return reason;
     }

@@ -107,6 +107,11 @@ class GatewayRegistryTest {
             public Watch watch() {
                 return null;
             }
+
+            @Override
+            public Directory directory() {
+                return null;
+            }
         };
     }
 }

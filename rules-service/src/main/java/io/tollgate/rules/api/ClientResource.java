@@ -1,0 +1,127 @@
+package io.tollgate.rules.api;
+
+import java.util.List;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
+import io.smallrye.mutiny.Uni;
+import io.tollgate.rules.domain.ClientEntry;
+import io.tollgate.rules.store.DirectoryListing;
+import io.tollgate.rules.store.DirectoryListing.ClientSummary;
+import io.tollgate.rules.store.DirectoryRevision;
+import io.tollgate.rules.store.DirectoryStore;
+import io.tollgate.rules.store.StoredEntry;
+import io.tollgate.rules.store.WriteRejectedException;
+import io.tollgate.rules.store.WriteRejectedException.Reason;
+
+/**
+ * The clients of the directory: one by its API key (which the path carries once, to be digested at once), their
+ * history, and a paged listing. The bulk import ({@code PUT /api/v1/clients}, NDJSON) is {@link ClientImportRoute}.
+ */
+@Path("/api/v1/clients")
+@Produces(MediaType.APPLICATION_JSON)
+public class ClientResource {
+
+    static final int DEFAULT_PAGE = 100;
+    static final int MAX_PAGE = 1_000;
+
+    private final DirectoryStore store;
+    private final DirectoryListing listing;
+    private final Bodies bodies;
+    private final AdminTokens tokens;
+
+    ClientResource(DirectoryStore store, DirectoryListing listing, Bodies bodies, AdminTokens tokens) {
+        this.store = store;
+        this.listing = listing;
+        this.bodies = bodies;
+        this.tokens = tokens;
+    }
+
+    /** A client as answered: its digest, then its entry's fields. */
+    record ClientView(String digest, @JsonUnwrapped ClientEntry entry) {
+
+        static ClientView of(StoredEntry<ClientEntry> stored) {
+            return new ClientView(stored.name(), stored.entry());
+        }
+    }
+
+    /** A page of the listing; {@code next} is absent on the last page. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record ClientList(List<ClientSummary> clients, String next) {
+    }
+
+    /** The answer of {@code GET /clients/{api-key}/history}. */
+    record History(String digest, List<DirectoryRevision<ClientEntry>> revisions) {
+    }
+
+    @GET
+    @Operation(summary = "The clients (of one tenant, with tenant=), by digest, a page at a time: digests and labels")
+    public Uni<ClientList> list(@QueryParam("tenant") String tenant, @QueryParam("cursor") String cursor,
+            @QueryParam("limit") String limit) {
+        return listing.clients(tenant, Paging.after(cursor), Paging.limit("limit", limit, DEFAULT_PAGE, MAX_PAGE))
+                .map(page -> new ClientList(page.items(), Paging.cursor(page.last())));
+    }
+
+    @GET
+    @Path("{key}")
+    @Operation(summary = "One client, by its API key: its digest and entry, with its seq as ETag")
+    public Uni<Response> get(@PathParam("key") String key, @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
+        String digest = ApiKeys.digest(key);
+        return store.client(digest)
+                .map(found -> found.orElseThrow(() -> notFound(digest)))
+                .map(stored -> ETags.read(ifNoneMatch, stored.seq(), ClientView.of(stored)));
+    }
+
+    @PUT
+    @Path("{key}")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Create (201) or replace (200) a client; If-Match honoured (412); 422 naming each bad field")
+    public Uni<Response> put(@PathParam("key") String key, byte[] body,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+            @HeaderParam(Headers.IF_MATCH) String ifMatch) {
+        String actor = tokens.actorFor(authorization);
+        String digest = ApiKeys.digest(key);
+        return store.putClient(digest, bodies.client(body), actor, ETags.ifMatch(ifMatch))
+                .map(put -> ETags.written(put.created(), put.stored().seq(), ClientView.of(put.stored())));
+    }
+
+    @DELETE
+    @Path("{key}")
+    @Operation(summary = "Delete a client: 204, or 404; If-Match honoured (412)")
+    public Uni<Response> delete(@PathParam("key") String key,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+            @HeaderParam(Headers.IF_MATCH) String ifMatch) {
+        String actor = tokens.actorFor(authorization);
+        String digest = ApiKeys.digest(key);
+        return store.deleteClient(digest, actor, ETags.ifMatch(ifMatch)).map(seq -> Response.noContent().build());
+    }
+
+    @GET
+    @Path("{key}/history")
+    @Operation(summary = "Every revision of the client, oldest first: who, when, what")
+    public Uni<History> history(@PathParam("key") String key) {
+        String digest = ApiKeys.digest(key);
+        return store.clientHistory(digest)
+                .map(revisions -> new History(digest, WriteRejectedException.found(revisions, "client " + digest)));
+    }
+
+    private static WriteRejectedException notFound(String digest) {
+        return new WriteRejectedException(Reason.NOT_FOUND, "no client " + digest);
+    }
+}

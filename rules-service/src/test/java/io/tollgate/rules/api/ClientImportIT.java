@@ -1,0 +1,8 @@
+package io.tollgate.rules.api;
+
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+
+/** The same tests against the packaged jar. */
+@QuarkusIntegrationTest
+class ClientImportIT extends ClientImportTest {
+}
