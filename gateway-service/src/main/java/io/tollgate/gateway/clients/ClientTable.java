@@ -6,7 +6,8 @@ import java.util.Arrays;
  * The clients of the directory by digest, immutable: 4,096 segments by the digest's first 12 bits, each two
  * parallel arrays sorted by digest (four longs per client, then its interned {@link Profile}). A million clients
  * cost 36 bytes each (the 32 bytes of the digest and one reference) and no object of their own; a lookup is one
- * segment read and a binary search of about 250 entries, with no lock. A change builds the segments it touches
+ * segment read and a short walk from where the digest should lie among its segment's 250 or so, with no lock. A change builds
+ * the segments it touches
  * anew and shares the others, so one client's change copies about 250 entries, and a page of 10,000 about all.
  */
 final class ClientTable {
@@ -14,6 +15,8 @@ final class ClientTable {
     static final int SEGMENT_BITS = 12;
     static final int SEGMENTS = 1 << SEGMENT_BITS;
     static final int LONGS = 4;
+    /** How far a lookup walks from where the digest should be before it searches by halves. */
+    private static final int WALK = 8;
 
     private static final Segment NONE = new Segment(new long[0], new Profile[0]);
 
@@ -101,23 +104,42 @@ final class ClientTable {
         }
     }
 
+    /**
+     * The position of a digest in its segment, or -1. Digests are uniform, so the bits of {@code a} below the
+     * segment's say about where it lies: the search starts there and walks a few entries (one or two cache lines,
+     * where a binary search of 250 entries touches eight), and falls back to a binary search if it walks far.
+     */
     private static int search(Segment s, long a, long b, long c, long d) {
+        int n = s.profiles.length;
+        if (n == 0) {
+            return -1;
+        }
         long[] ds = s.digests;
-        int lo = 0;
-        int hi = s.profiles.length - 1;
+        int i = (int) ((((a << SEGMENT_BITS) >>> 33) * n) >>> 31);
+        int cmp = compare(ds, i, a, b, c, d);
+        int step = cmp < 0 ? 1 : -1;
+        for (int walked = 0; cmp != 0 && walked < WALK; walked++) {
+            int next = i + step;
+            if (next < 0 || next >= n) {
+                return -1;
+            }
+            int nextCmp = compare(ds, next, a, b, c, d);
+            if (nextCmp != 0 && Integer.signum(nextCmp) != Integer.signum(cmp)) {
+                return -1; // passed where it would be
+            }
+            i = next;
+            cmp = nextCmp;
+        }
+        if (cmp == 0) {
+            return i;
+        }
+        return cmp < 0 ? binary(ds, i + 1, n - 1, a, b, c, d) : binary(ds, 0, i - 1, a, b, c, d);
+    }
+
+    private static int binary(long[] ds, int lo, int hi, long a, long b, long c, long d) {
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int at = mid * LONGS;
-            int cmp = Long.compareUnsigned(ds[at], a);
-            if (cmp == 0) {
-                cmp = Long.compareUnsigned(ds[at + 1], b);
-                if (cmp == 0) {
-                    cmp = Long.compareUnsigned(ds[at + 2], c);
-                    if (cmp == 0) {
-                        cmp = Long.compareUnsigned(ds[at + 3], d);
-                    }
-                }
-            }
+            int cmp = compare(ds, mid, a, b, c, d);
             if (cmp < 0) {
                 lo = mid + 1;
             } else if (cmp > 0) {
@@ -127,6 +149,22 @@ final class ClientTable {
             }
         }
         return -1;
+    }
+
+    /** The order of entry {@code i} of {@code ds} and the digest {@code a b c d}. */
+    private static int compare(long[] ds, int i, long a, long b, long c, long d) {
+        int at = i * LONGS;
+        int cmp = Long.compareUnsigned(ds[at], a);
+        if (cmp == 0) {
+            cmp = Long.compareUnsigned(ds[at + 1], b);
+            if (cmp == 0) {
+                cmp = Long.compareUnsigned(ds[at + 2], c);
+                if (cmp == 0) {
+                    cmp = Long.compareUnsigned(ds[at + 3], d);
+                }
+            }
+        }
+        return cmp;
     }
 
     /** The order of two digests of {@link #LONGS} longs each: unsigned, most significant long first. */

@@ -101,8 +101,9 @@ public class Directory {
 
     /** Puts {@code rebuilt} in force in place of the copy. */
     public synchronized void replace(Rebuild rebuilt) {
-        writer = rebuilt.writer;
-        copy = writer.copy();
+        DirectoryCopy built = rebuilt.fresh.build();
+        writer = new DirectoryWriter(built);
+        copy = built;
         LOG.infof("client directory rebuilt: %d clients, change %d", size(), seq());
     }
 
@@ -125,19 +126,19 @@ public class Directory {
         return read.source();
     }
 
-    /** A directory built from nothing by pages, apart from the one in force. */
+    /** A directory built from nothing by pages, apart from the one in force ({@link FreshCopy}). */
     public static final class Rebuild {
 
-        private final DirectoryWriter writer = new DirectoryWriter(DirectoryCopy.EMPTY);
+        private final FreshCopy fresh = new FreshCopy();
 
         /** Applies one page. */
         public void apply(DirectoryChanges page) {
-            writer.apply(page);
+            fresh.apply(page);
         }
 
         /** The last change applied; 0 before any. */
         public long seq() {
-            return writer.copy().seq();
+            return fresh.seq();
         }
     }
 }

@@ -7,6 +7,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,6 +38,11 @@ final class DirectoryFile {
     /** An entry's JSON is small; a length beyond this is a damaged file, not an entry. */
     private static final int MAX_ENTRY_BYTES = 1 << 20;
     private static final DirectoryCodec CODEC = new DirectoryCodec();
+    /** One client: its digest's four longs and its profile's number. */
+    private static final int RECORD = ClientTable.LONGS * Long.BYTES + Integer.BYTES;
+    private static final int RECORDS_PER_BLOCK = 1820;
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     private DirectoryFile() {
     }
@@ -65,21 +73,9 @@ final class DirectoryFile {
             entry(out, profile.entry());
         }
         out.writeInt(copy.clients().size());
-        IOException[] failed = new IOException[1];
-        copy.clients().forEach((a, b, c, d, profile) -> {
-            try {
-                out.writeLong(a);
-                out.writeLong(b);
-                out.writeLong(c);
-                out.writeLong(d);
-                out.writeInt(numbers.get(profile));
-            } catch (IOException e) {
-                failed[0] = e;
-            }
-        });
-        if (failed[0] != null) {
-            throw failed[0];
-        }
+        Records records = new Records(out);
+        copy.clients().forEach((a, b, c, d, profile) -> records.add(a, b, c, d, numbers.get(profile)));
+        records.flush();
         out.flush();
         out.writeLong(checked.getChecksum().getValue());
         out.flush();
@@ -108,16 +104,22 @@ final class DirectoryFile {
             }
             int clients = count(in);
             ClientTable.Builder table = new ClientTable.Builder();
+            byte[] block = new byte[RECORDS_PER_BLOCK * RECORD];
             long[] digest = new long[ClientTable.LONGS];
-            for (int i = 0; i < clients; i++) {
-                for (int k = 0; k < ClientTable.LONGS; k++) {
-                    digest[k] = in.readLong();
+            for (int read = 0; read < clients; read += RECORDS_PER_BLOCK) {
+                int n = Math.min(RECORDS_PER_BLOCK, clients - read);
+                in.readFully(block, 0, n * RECORD);
+                for (int r = 0; r < n; r++) {
+                    for (int k = 0; k < ClientTable.LONGS; k++) {
+                        digest[k] = (long) LONG.get(block, r * RECORD + k * Long.BYTES);
+                    }
+                    int number = (int) INT.get(block, r * RECORD + ClientTable.LONGS * Long.BYTES);
+                    if (number < 0 || number >= profiles.size()) {
+                        throw new IOException("client " + (read + r) + " names profile " + number + " of "
+                                + profiles.size());
+                    }
+                    table.add(digest, 0, profiles.get(number));
                 }
-                int number = in.readInt();
-                if (number < 0 || number >= profiles.size()) {
-                    throw new IOException("client " + i + " names profile " + number + " of " + profiles.size());
-                }
-                table.add(digest, 0, profiles.get(number));
             }
             long computed = checked.getChecksum().getValue();
             if (in.readLong() != computed) {
@@ -126,6 +128,49 @@ final class DirectoryFile {
             return new Read(source, new DirectoryCopy(seq, table.build(), Collections.unmodifiableMap(tenants)));
         } catch (RuleValidationException e) {
             throw new IOException("an entry is invalid: " + e.getMessage(), e);
+        }
+    }
+
+    /** Clients written a block at a time: digest (four big-endian longs) and profile number. */
+    private static final class Records {
+
+        private final DataOutputStream out;
+        private final byte[] block = new byte[RECORDS_PER_BLOCK * RECORD];
+        private int n;
+        private IOException failed;
+
+        Records(DataOutputStream out) {
+            this.out = out;
+        }
+
+        void add(long a, long b, long c, long d, int profile) {
+            int at = n * RECORD;
+            LONG.set(block, at, a);
+            LONG.set(block, at + 8, b);
+            LONG.set(block, at + 16, c);
+            LONG.set(block, at + 24, d);
+            INT.set(block, at + 32, profile);
+            if (++n == RECORDS_PER_BLOCK) {
+                write();
+            }
+        }
+
+        void flush() throws IOException {
+            write();
+            if (failed != null) {
+                throw failed;
+            }
+        }
+
+        private void write() {
+            try {
+                if (failed == null) {
+                    out.write(block, 0, n * RECORD);
+                }
+            } catch (IOException e) {
+                failed = e;
+            }
+            n = 0;
         }
     }
 

@@ -20,7 +20,8 @@ import io.vertx.core.Vertx;
  * event of the watch stream and every poll. Pages are applied in order, each whole or not at all (a failed page
  * leaves the copy as it was, and the next sync asks for it again); a page that says the service's changes were
  * renumbered ({@code Tollgate-Directory-Reset}) starts a copy from nothing, which is put in force once its last
- * page is in, the old one serving until then. The snapshot is written off the event loop at most once per
+ * page is in, the old one serving until then; so does a gateway's first copy when it has no snapshot (gathered
+ * whole rather than merged page by page: {@code FreshCopy}). The snapshot is written off the event loop at most once per
  * {@link #SAVE_EVERY_MS} while changes come.
  */
 final class DirectorySync {
@@ -67,9 +68,7 @@ final class DirectorySync {
     void start() {
         vertx.executeBlocking(() -> snapshot.readDirectory(directory), false)
                 .onComplete(read -> {
-                    if (read.succeeded()) {
-                        restored(read.result());
-                    }
+                    restored(read.succeeded() ? read.result() : Optional.empty());
                     started = true;
                     sync();
                 });
@@ -77,6 +76,7 @@ final class DirectorySync {
 
     private void restored(Optional<String> from) {
         if (from.isEmpty()) {
+            fromNothing = true; // a first copy: gathered whole, then put in force at once
             return;
         }
         directory.markLoaded();

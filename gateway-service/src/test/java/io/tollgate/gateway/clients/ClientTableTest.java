@@ -54,6 +54,31 @@ class ClientTableTest {
     }
 
     @Test
+    void aCopyBuiltFromNothingHoldsWhatThePagesAppliedOneByOneDo() {
+        Random random = new Random(3);
+        DirectoryWriter merged = new DirectoryWriter(DirectoryCopy.EMPTY);
+        FreshCopy fresh = new FreshCopy();
+        for (int seq = 1; seq <= 8; seq++) {
+            List<ClientChange> page = new java.util.ArrayList<>();
+            for (int i = 0; i < 1_500; i++) {
+                ClientEntry entry = random.nextInt(3) == 0 ? null : random.nextBoolean() ? FREE : PRO;
+                page.add(new ClientChange(ClientDigest.of("k-" + random.nextInt(5_000)), entry));
+            }
+            DirectoryChanges changes = new DirectoryChanges(seq, seq < 8, List.of(), page);
+            merged.apply(changes);
+            fresh.apply(changes);
+        }
+        DirectoryCopy built = fresh.build();
+        assertThat(built.seq()).isEqualTo(8);
+        assertThat(built.clients().size()).isEqualTo(merged.copy().clients().size());
+        for (int i = 0; i < 5_000; i++) {
+            Profile a = Digests.find(merged.copy().clients(), "k-" + i);
+            Profile b = Digests.find(built.clients(), "k-" + i);
+            assertThat(b == null ? null : b.entry()).as("k-" + i).isEqualTo(a == null ? null : a.entry());
+        }
+    }
+
+    @Test
     void theLatestChangeOfADigestInOnePageWins() {
         DirectoryWriter writer = new DirectoryWriter(DirectoryCopy.EMPTY);
         String d = ClientDigest.of("twice");
@@ -62,6 +87,22 @@ class ClientTableTest {
         writer.apply(new DirectoryChanges(2, false, List.of(), List.of(new ClientChange(d, PRO), new ClientChange(d, null))));
         assertThat(Digests.find(writer.copy().clients(), "twice")).isNull();
         assertThat(writer.profiles()).as("no client holds a profile any more").isZero();
+    }
+
+    @Test
+    void digestsCrowdedAwayFromWhereTheyShouldLieAreFoundAllTheSame() {
+        ClientTable.Builder builder = new ClientTable.Builder();
+        Profile p = Profile.of(FREE);
+        for (long i = 0; i < 2_000; i++) {
+            builder.add(new long[]{i * 2, 7, 7, i}, 0, p); // one segment, all where the first few should lie
+        }
+        ClientTable table = builder.build();
+        for (long i = 0; i < 2_000; i++) {
+            assertThat(table.find(i * 2, 7, 7, i)).as("entry " + i).isSameAs(p);
+            assertThat(table.find(i * 2 + 1, 7, 7, i)).as("between " + i + " and the next").isNull();
+            assertThat(table.find(i * 2, 7, 7, i + 1)).isNull();
+        }
+        assertThat(table.find(-1L, 0, 0, 0)).as("another segment").isNull();
     }
 
     @Test
