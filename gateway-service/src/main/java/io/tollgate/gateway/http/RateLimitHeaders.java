@@ -3,12 +3,14 @@ package io.tollgate.gateway.http;
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.Decision;
 import io.tollgate.gateway.limiter.RuleDecision;
+import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.MultiMap;
 
 /**
  * Every rate-limit header name the gateway writes, and how each value is computed (DESIGN.md "Gateway"):
- * the IETF draft-11 structured fields and the older trio most clients read today.
+ * the IETF draft-11 structured fields and the older trio most clients read today. Quota and window are those of
+ * the policy the rule applied to the client (its plan's or override, else the rule's own).
  */
 final class RateLimitHeaders {
 
@@ -27,10 +29,11 @@ final class RateLimitHeaders {
     /** Writes the headers of the reported decision (the enforced one with the least remaining). */
     static void write(MultiMap headers, RuleDecision reported) {
         Rule rule = reported.rule();
+        Effective policy = reported.effective();
         Decision decision = reported.decision();
-        long quota = quota(rule);
+        long quota = quota(rule.algorithm(), policy);
         long resetSeconds = seconds(decision.resetMs());
-        headers.set(POLICY, "\"" + rule.id() + "\";q=" + quota + ";w=" + windowSeconds(rule));
+        headers.set(POLICY, "\"" + rule.id() + "\";q=" + quota + ";w=" + windowSeconds(rule.algorithm(), policy));
         headers.set(RATE_LIMIT, "\"" + rule.id() + "\";r=" + decision.remaining() + ";t=" + resetSeconds);
         headers.set(LIMIT, Long.toString(quota));
         headers.set(REMAINING, Long.toString(decision.remaining()));
@@ -42,15 +45,19 @@ final class RateLimitHeaders {
         return Math.max(1, seconds(retryAfterMs));
     }
 
-    /** The most a client can send at once: the burst for buckets, the limit for windows. */
-    private static long quota(Rule rule) {
-        return isBucket(rule.algorithm()) ? rule.burst() : rule.limit();
+    /** The most a client can send at once: the burst for buckets, the limit for windows; 0 when blocked. */
+    private static long quota(Algorithm algorithm, Effective policy) {
+        if (policy.blocks()) {
+            return 0;
+        }
+        return isBucket(algorithm) ? policy.burst() : policy.limit();
     }
 
-    /** The window of the quota: for buckets the time a full burst takes to refill, else the period. */
-    private static long windowSeconds(Rule rule) {
-        long periodMs = rule.period().toMillis();
-        long ms = isBucket(rule.algorithm()) ? ceilDiv(rule.burst() * periodMs, rule.limit()) : periodMs;
+    /** The window of the quota: for buckets the time a full burst takes to refill, else (and when blocked) the period. */
+    private static long windowSeconds(Algorithm algorithm, Effective policy) {
+        long periodMs = policy.period().toMillis();
+        boolean refills = isBucket(algorithm) && !policy.blocks();
+        long ms = refills ? ceilDiv(policy.burst() * periodMs, policy.limit()) : periodMs;
         return Math.max(1, seconds(ms));
     }
 

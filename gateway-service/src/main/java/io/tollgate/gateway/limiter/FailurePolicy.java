@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
 import io.tollgate.gateway.rules.LiveGateways;
+import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.FailureMode;
 import io.tollgate.rules.domain.Rule;
 
@@ -19,8 +20,9 @@ import io.tollgate.rules.domain.Rule;
  * <ul>
  * <li>{@code open}: allow. The limit is lost for the outage; availability wins for rules that say so.</li>
  * <li>{@code closed}: 503. For limits that protect something that must never be overrun.</li>
- * <li>{@code local}: enforce the same rule in this process at limit ÷ live gateways (burst likewise, at least
- * 1), all-or-nothing across the group like the store would, and never beyond what the store last said of
+ * <li>{@code local}: enforce the same rule, at the client's effective policy (its plan's or override, else the
+ * rule's own), in this process at limit ÷ live gateways (burst likewise, at least 1), all-or-nothing across the group like the
+ * store would, and never beyond what the store last said of
  * that client ({@link FallbackBuckets}): the fleet as a whole stays within the limit without any shared
  * state, and a client the store just rejected stays rejected.</li>
  * </ul>
@@ -39,8 +41,11 @@ final class FailurePolicy {
         this.local = new FallbackBuckets(nanoClock);
     }
 
-    /** The decisions for {@code rules} (with their {@code buckets}) when the store failed with {@code why}. */
-    List<RuleDecision> decide(List<Rule> rules, List<Bucket> buckets, Throwable why) {
+    /**
+     * The decisions for {@code rules} (with their {@code effective} policies and {@code buckets}) when the store
+     * failed with {@code why}.
+     */
+    List<RuleDecision> decide(List<Rule> rules, List<Effective> effective, List<Bucket> buckets, Throwable why) {
         if (inFallback.compareAndSet(false, true)) {
             LOG.warnf("counter store unavailable (%s): rules follow their failure mode until it answers", why.getMessage());
         }
@@ -50,14 +55,16 @@ final class FailurePolicy {
             Rule rule = rules.get(i);
             FailureMode mode = rule.shadow() ? FailureMode.OPEN : rule.failureMode();
             switch (mode) {
-                case OPEN -> out[i] = RuleDecision.of(rule, new Decision(true, rule.burst(), 0, 0), Outcome.FALLBACK_ALLOWED);
+                case OPEN ->
+                    out[i] = RuleDecision.of(rule, effective.get(i), new Decision(true, effective.get(i).burst(), 0, 0),
+                            Outcome.FALLBACK_ALLOWED);
                 case CLOSED -> out[i] = new RuleDecision(rule, new Decision(false, 0, 1000, 0), Outcome.FALLBACK_REJECTED,
-                        true);
+                        true, effective.get(i));
                 case LOCAL -> localIndexes.add(i);
             }
         }
         if (!localIndexes.isEmpty()) {
-            decideLocally(rules, buckets, localIndexes, out);
+            decideLocally(rules, effective, buckets, localIndexes, out);
         }
         return List.of(out);
     }
@@ -74,7 +81,8 @@ final class FailurePolicy {
         local.heard(bucket, decision.remaining(), decision.resetMs());
     }
 
-    private void decideLocally(List<Rule> rules, List<Bucket> buckets, List<Integer> indexes, RuleDecision[] out) {
+    private void decideLocally(List<Rule> rules, List<Effective> effective, List<Bucket> buckets, List<Integer> indexes,
+            RuleDecision[] out) {
         List<Bucket> locals = new ArrayList<>(indexes.size());
         for (int i : indexes) {
             locals.add(buckets.get(i));
@@ -82,7 +90,7 @@ final class FailurePolicy {
         List<Decision> decisions = local.decide(locals, live.count());
         for (int j = 0; j < indexes.size(); j++) {
             Decision d = decisions.get(j);
-            out[indexes.get(j)] = RuleDecision.of(rules.get(indexes.get(j)), d,
+            out[indexes.get(j)] = RuleDecision.of(rules.get(indexes.get(j)), effective.get(indexes.get(j)), d,
                     d.allowed() ? Outcome.FALLBACK_ALLOWED : Outcome.FALLBACK_REJECTED);
         }
     }

@@ -9,9 +9,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Decision;
+import io.tollgate.gateway.clients.Caller;
+import io.tollgate.gateway.clients.Directory;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.rules.LiveGateways;
+import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.MissingKey;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.Future;
@@ -19,25 +22,30 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
- * Decides one request: resolves each matching rule's client key, groups the rules by client key (one
- * hash tag, one shard), answers remembered rejections from memory, and makes ONE store call per group,
- * all-or-nothing across that client's rules. Shadow rules are checked in a group of their own so their
- * rejections never cost an enforced rule its token. The answer completes on whichever thread the store
- * answered on (the request's own loop, with the pinned Redis connection); the HTTP edge writes it there.
+ * Decides one request: resolves each matching rule's client key and, for rules keyed {@code api_key} or
+ * {@code tenant}, the client in the {@link Directory} (looked up once per request) with the policy the rule
+ * applies to it; groups the rules by hash tag (one shard: a client of a tenant shares its tenant's), answers
+ * remembered rejections from memory, and makes ONE store call per group, all-or-nothing across that client's
+ * and its tenant's rules. A rule whose policy for the client has limit 0 rejects at once, with no store call.
+ * Shadow rules are checked in a group of their own so their rejections never cost an enforced rule its token.
+ * The answer completes on whichever thread the store answered on (the request's own loop, with the pinned
+ * Redis connection); the HTTP edge writes it there.
  */
 @ApplicationScoped
 public class Limiter {
 
     private final KeyResolver keys;
+    private final Directory directory;
     private final GuardedStore store;
     private final FailurePolicy failure;
     private final RejectionCache rejections = new RejectionCache(System::nanoTime);
     private final DecisionMetrics metrics;
     private final RejectedClients rejectedClients;
 
-    Limiter(KeyResolver keys, RateLimiter store, GatewayConfig config, LiveGateways live, DecisionMetrics metrics,
-            MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients) {
+    Limiter(KeyResolver keys, Directory directory, RateLimiter store, GatewayConfig config, LiveGateways live,
+            DecisionMetrics metrics, MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients) {
         this.keys = keys;
+        this.directory = directory;
         GatewayConfig.Breaker breaker = config.store().breaker();
         this.store = new GuardedStore(store, vertx, config.store().timeout(), breaker.unansweredAfter(),
                 new CircuitBreaker(breaker.window(), breaker.failureRate(), breaker.openFor().toNanos(),
@@ -51,6 +59,8 @@ public class Limiter {
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
     public Future<Verdict> check(List<Rule> rules, HttpServerRequest request) {
         List<Group> groups = new ArrayList<>(2);
+        Caller caller = null; // the API key's client, looked up once, when a rule counts by it
+        List<RuleDecision> blocked = null;
         for (Rule rule : rules) {
             Optional<String> client = keys.resolve(rule.key(), request);
             if (client.isEmpty()) {
@@ -59,13 +69,29 @@ public class Limiter {
                 }
                 continue;
             }
-            Group group = Group.find(groups, client.get(), rule.shadow());
-            group.add(rule, new Bucket(CounterKeys.key(rule.id(), client.get()), rule.policy()));
+            boolean byClient = Directory.applies(rule);
+            if (byClient && caller == null) {
+                caller = directory.caller(client.get());
+            }
+            Effective effective = byClient ? caller.effective(rule) : directory.own(rule);
+            if (effective.blocks()) {
+                blocked = blocked != null ? blocked : new ArrayList<>(1);
+                blocked.add(RuleDecision.of(rule, effective, blockedFor(effective),
+                        rule.shadow() ? Outcome.SHADOW_REJECTED : Outcome.BLOCKED));
+                continue;
+            }
+            Group group = Group.find(groups, byClient ? caller.tag() : client.get(), rule.shadow());
+            String key = byClient ? caller.bucketKey(rule) : CounterKeys.key(rule.id(), client.get());
+            group.add(rule, client.get(), effective, new Bucket(key, effective.policy()));
         }
+        if (blocked != null && !passes(blocked)) {
+            return Future.succeededFuture(verdict(blocked)); // no store call: nothing is spent
+        }
+        List<RuleDecision> shadowBlocked = blocked == null ? List.of() : blocked;
         if (groups.isEmpty()) {
-            return Future.succeededFuture(Verdict.of(List.of()));
+            return Future.succeededFuture(verdict(shadowBlocked));
         }
-        if (groups.size() == 1) {
+        if (groups.size() == 1 && blocked == null) {
             return check(groups.get(0)).map(this::verdict);
         }
         List<Future<List<RuleDecision>>> checks = new ArrayList<>(groups.size());
@@ -75,11 +101,27 @@ public class Limiter {
         // a group's check never fails (store failures become fallback decisions), so all() waits for each
         return Future.all(checks).map(all -> {
             List<RuleDecision> decisions = new ArrayList<>(rules.size());
+            decisions.addAll(shadowBlocked);
             for (Future<List<RuleDecision>> check : checks) {
                 decisions.addAll(check.result());
             }
             return verdict(decisions);
         });
+    }
+
+    private static boolean passes(List<RuleDecision> decisions) {
+        for (RuleDecision d : decisions) {
+            if (!d.outcome().passes()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A rejection by a policy of limit 0: it never frees, so the client is told to come back after a period. */
+    private static Decision blockedFor(Effective effective) {
+        long periodMs = effective.period().toMillis();
+        return new Decision(false, 0, periodMs, periodMs);
     }
 
     private Verdict verdict(List<RuleDecision> decisions) {
@@ -103,10 +145,10 @@ public class Limiter {
 
     private List<RuleDecision> failedOver(Group group, Throwable why) {
         if (group.shadow) {
-            return failure.decide(group.rules, group.buckets, why);
+            return failure.decide(group.rules, group.effective, group.buckets, why);
         }
         group.buckets.forEach(b -> rejections.forget(b.key())); // a probe's mark must not outlive it
-        List<RuleDecision> decided = failure.decide(group.rules, group.buckets, why);
+        List<RuleDecision> decided = failure.decide(group.rules, group.effective, group.buckets, why);
         if (why instanceof GuardedStore.TimedOut slow) {
             slow.late().onSuccess(said -> heardLate(group, decided, said));
         }
@@ -160,9 +202,9 @@ public class Limiter {
         List<RuleDecision> out = new ArrayList<>(1);
         for (int i = 0; i < waits.length; i++) {
             if (waits[i] > 0) {
-                rejectedClients.rejected(group.rules.get(i).id(), group.client);
-                out.add(RuleDecision.of(group.rules.get(i), new Decision(false, 0, waits[i], waits[i]),
-                        Outcome.CACHED_REJECTED));
+                rejectedClients.rejected(group.rules.get(i).id(), group.clients.get(i));
+                out.add(RuleDecision.of(group.rules.get(i), group.effective.get(i),
+                        new Decision(false, 0, waits[i], waits[i]), Outcome.CACHED_REJECTED));
             }
         }
         return out;
@@ -180,40 +222,44 @@ public class Limiter {
                     ? Outcome.ALLOWED
                     : group.shadow ? Outcome.SHADOW_REJECTED : Outcome.REJECTED;
             if (outcome == Outcome.REJECTED) {
-                rejectedClients.rejected(group.rules.get(i).id(), group.client);
+                rejectedClients.rejected(group.rules.get(i).id(), group.clients.get(i));
             }
-            out.add(RuleDecision.of(group.rules.get(i), d, outcome));
+            out.add(RuleDecision.of(group.rules.get(i), group.effective.get(i), d, outcome));
         }
         return out;
     }
 
-    /** The rules of one client key, with their buckets in the same order. */
+    /** The rules of one hash tag, with their effective policies and buckets in the same order. */
     private static final class Group {
 
-        final String client;
+        final String tag;
         final boolean shadow;
         final List<Rule> rules = new ArrayList<>(2);
+        final List<String> clients = new ArrayList<>(2);
+        final List<Effective> effective = new ArrayList<>(2);
         final List<Bucket> buckets = new ArrayList<>(2);
 
-        Group(String client, boolean shadow) {
-            this.client = client;
+        Group(String tag, boolean shadow) {
+            this.tag = tag;
             this.shadow = shadow;
         }
 
-        /** The group of {@code client}'s enforced (or shadow) rules in {@code groups}, added when new. */
-        static Group find(List<Group> groups, String client, boolean shadow) {
+        /** The group of {@code tag}'s enforced (or shadow) rules in {@code groups}, added when new. */
+        static Group find(List<Group> groups, String tag, boolean shadow) {
             for (Group group : groups) {
-                if (group.shadow == shadow && group.client.equals(client)) {
+                if (group.shadow == shadow && group.tag.equals(tag)) {
                     return group;
                 }
             }
-            Group group = new Group(client, shadow);
+            Group group = new Group(tag, shadow);
             groups.add(group);
             return group;
         }
 
-        void add(Rule rule, Bucket bucket) {
+        void add(Rule rule, String client, Effective policy, Bucket bucket) {
             rules.add(rule);
+            clients.add(client);
+            effective.add(policy);
             buckets.add(bucket);
         }
     }

@@ -11,6 +11,8 @@ public enum Outcome {
     SHADOW_REJECTED("shadow_rejected", true),
     /** Rejected from the gateway's memory of an earlier rejection, without a store call. */
     CACHED_REJECTED("cached_rejected", false),
+    /** Rejected without a store call: the client's effective policy (a plan or override) has limit 0. */
+    BLOCKED("blocked", false),
     /** The store failed; the failure mode (open, or local with room) let it pass. */
     FALLBACK_ALLOWED("fallback_allowed", true),
     /** The store failed; the failure mode (closed, or local without room) stopped it. */

@@ -1,6 +1,7 @@
 package io.tollgate.gateway.limiter;
 
 import io.tollgate.counter.Decision;
+import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Rule;
 
 /**
@@ -10,10 +11,16 @@ import io.tollgate.rules.domain.Rule;
  * @param decision the bucket's answer (for a fallback or cached answer, the gateway's own)
  * @param outcome how it was reached
  * @param unavailable the store failed and the rule's failure mode is {@code closed}: answer 503
+ * @param effective the policy the rule applied to the request's client: its plan's, an override or the rule's own
  */
-public record RuleDecision(Rule rule, Decision decision, Outcome outcome, boolean unavailable) {
+public record RuleDecision(Rule rule, Decision decision, Outcome outcome, boolean unavailable, Effective effective) {
 
-    static RuleDecision of(Rule rule, Decision decision, Outcome outcome) {
-        return new RuleDecision(rule, decision, outcome, false);
+    /** A decision under the rule's own policy. */
+    public RuleDecision(Rule rule, Decision decision, Outcome outcome, boolean unavailable) {
+        this(rule, decision, outcome, unavailable, Effective.of(rule));
+    }
+
+    static RuleDecision of(Rule rule, Effective effective, Decision decision, Outcome outcome) {
+        return new RuleDecision(rule, decision, outcome, false, effective);
     }
 }

@@ -12,17 +12,25 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 
 /**
- * Talks to the rules service: {@code GET /api/v1/rules} with {@code If-None-Match}, and the
- * {@code /api/v1/rules/watch} event stream. Every call says who is asking ({@code Tollgate-Gateway}).
+ * Talks to the rules service: {@code GET /api/v1/rules} with {@code If-None-Match}, the pages of client
+ * directory changes ({@code GET /api/v1/directory?since=}), and the {@code /api/v1/rules/watch} event stream.
+ * Every call says who is asking ({@code Tollgate-Gateway}).
  */
 final class RulesClient {
 
     static final String GATEWAY = "Tollgate-Gateway";
     static final String GATEWAYS = "Tollgate-Gateways";
+    /** Said with a page of directory changes that starts from nothing: the service's changes were renumbered. */
+    static final String DIRECTORY_RESET = "Tollgate-Directory-Reset";
     private static final String RULES = "/api/v1/rules";
+    private static final String DIRECTORY = "/api/v1/directory";
 
     /** One answer to a fetch: 200 with a body, or 304 with none; the ETag names the version served. */
     record Fetched(int status, Buffer body, String etag, String gateways) {
+    }
+
+    /** One page of directory changes; {@code reset}: it starts from nothing, and the copy must too. */
+    record DirectoryPage(Buffer body, boolean reset) {
     }
 
     private final HttpClient client;
@@ -46,6 +54,21 @@ final class RulesClient {
         return client.request(options)
                 .compose(request -> request.send())
                 .compose(response -> response.body().map(body -> answer(response, body)));
+    }
+
+    /** The directory changes after {@code since}, at most {@code limit} of them. */
+    Future<DirectoryPage> directory(long since, int limit) {
+        RequestOptions options = options(DIRECTORY + "?since=" + since + "&limit=" + limit)
+                .setIdleTimeout(timeoutMs)
+                .setConnectTimeout(timeoutMs);
+        return client.request(options)
+                .compose(request -> request.send())
+                .compose(response -> response.body().map(body -> {
+                    if (response.statusCode() != 200) {
+                        throw new IllegalStateException("directory answered " + response.statusCode());
+                    }
+                    return new DirectoryPage(body, "true".equalsIgnoreCase(response.getHeader(DIRECTORY_RESET)));
+                }));
     }
 
     /** Opens the watch stream; events and its end are delivered to {@code events} on an event loop. */

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.tollgate.gateway.clients.Directory;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.rules.domain.RuleCodec;
 import io.tollgate.rules.domain.RuleSet;
@@ -25,15 +26,18 @@ import io.vertx.core.buffer.Buffer;
 
 /**
  * Keeps the {@link RuleBook} current: fetches at start (falling back to the snapshot), polls every
- * {@code tollgate.rules.poll-interval}, and refetches at once on every watch-stream event. Every set is
- * validated with the rules service's own codec; an invalid one is refused, logged and counted, and the
- * last good set stays in force.
+ * {@code tollgate.rules.poll-interval}, and refetches at once on every {@code rules} event of the watch stream.
+ * Every set is validated with the rules service's own codec; an invalid one is refused, logged and counted, and
+ * the last good set stays in force. Beside the rules it keeps the client {@link Directory} current the same way
+ * ({@link DirectorySync}: on every poll and every {@code directory} event).
  */
 @ApplicationScoped
 public class RulesLoader {
 
     private static final Logger LOG = Logger.getLogger(RulesLoader.class);
     private static final long RETRY_WATCH_MS = 2000;
+    /** The watch stream's event for a directory change; every other event means the rules changed. */
+    static final String DIRECTORY_EVENT = "directory";
 
     private final Vertx vertx;
     private final RuleBook book;
@@ -41,6 +45,7 @@ public class RulesLoader {
     private final RuleCodec codec = new RuleCodec();
     private final RulesClient client;
     private final RulesSnapshot snapshot;
+    private final DirectorySync directory;
     private final boolean watch;
     private final Counter refusals;
     private final AtomicBoolean fetching = new AtomicBoolean();
@@ -52,13 +57,16 @@ public class RulesLoader {
      */
     private volatile Refused refused;
 
-    RulesLoader(Vertx vertx, GatewayConfig config, RuleBook book, LiveGateways live, MeterRegistry registry) {
+    RulesLoader(Vertx vertx, GatewayConfig config, RuleBook book, LiveGateways live, Directory directory,
+            MeterRegistry registry) {
         this.vertx = vertx;
         this.book = book;
         this.live = live;
         String id = config.gateway().instanceId().orElseGet(() -> ManagementFactory.getRuntimeMXBean().getName());
         this.client = new RulesClient(vertx, config.rules().url(), id, 5000);
         this.snapshot = new RulesSnapshot(Path.of(config.rules().snapshot()), codec);
+        this.directory = new DirectorySync(vertx, directory, client, snapshot, config.rules().url().toString(),
+                registry);
         this.watch = config.rules().watch();
         this.refusals = Counter.builder("tollgate.rules.refused")
                 .description("rule sets refused as invalid; the last good set stayed in force")
@@ -66,6 +74,7 @@ public class RulesLoader {
     }
 
     void onStart(@Observes StartupEvent event) {
+        directory.start();
         poll().onComplete(done -> {
             if (stopped) {
                 return;
@@ -85,6 +94,7 @@ public class RulesLoader {
     @Scheduled(every = "${tollgate.rules.poll-interval:30s}", delayed = "${tollgate.rules.poll-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduledPoll() {
         poll();
+        directory.sync();
     }
 
     /** Asks for the current set (one fetch at a time; a request during a fetch makes one more after it). */
@@ -156,15 +166,23 @@ public class RulesLoader {
         client.watch(book.version(), new SseListener() {
 
             @Override
-            public void event(String data) {
-                poll();
+            public void event(String type, String data) {
+                if (DIRECTORY_EVENT.equals(type)) {
+                    directory.sync();
+                } else {
+                    poll();
+                }
             }
 
             @Override
             public void closed(Throwable error) {
                 retryWatch();
             }
-        }).onSuccess(v -> poll()).onFailure(err -> retryWatch());
+        }).onSuccess(v -> {
+            // what changed while the stream was down sent no event
+            poll();
+            directory.sync();
+        }).onFailure(err -> retryWatch());
     }
 
     private void retryWatch() {
@@ -176,6 +194,7 @@ public class RulesLoader {
     @PreDestroy
     void stop() {
         stopped = true;
+        directory.stop();
         client.close();
     }
 }

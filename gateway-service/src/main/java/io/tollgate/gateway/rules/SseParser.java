@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * The part of the {@code text/event-stream} format a gateway needs: {@code data:} lines make an event, a
+ * The part of the {@code text/event-stream} format a gateway needs: {@code data:} lines make an event, an
+ * {@code event:} line names its type ({@code rules}, {@code directory}; {@code message} when none does), a
  * blank line ends it, comments ({@code : heartbeat}) and other fields are skipped. Chunks may split lines
  * anywhere; partial lines wait for the rest.
  */
@@ -13,7 +14,10 @@ final class SseParser {
 
     private final SseListener listener;
     private final StringBuilder pending = new StringBuilder();
+    private static final String DEFAULT_TYPE = "message";
+
     private final StringBuilder data = new StringBuilder();
+    private String type = DEFAULT_TYPE;
     private boolean inEvent;
 
     SseParser(SseListener listener) {
@@ -33,10 +37,13 @@ final class SseParser {
     private void line(String line) {
         if (line.isEmpty()) {
             if (inEvent) {
-                listener.event(data.toString());
+                listener.event(type, data.toString());
             }
             data.setLength(0);
+            type = DEFAULT_TYPE;
             inEvent = false;
+        } else if (line.startsWith("event:")) {
+            type = line.substring(6).strip();
         } else if (line.startsWith("data:")) {
             if (inEvent && data.length() > 0) {
                 data.append('\n');

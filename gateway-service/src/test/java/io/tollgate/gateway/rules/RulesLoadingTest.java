@@ -47,8 +47,12 @@ class RulesLoadingTest {
         Path gateways = snapshot.resolveSibling(snapshot.getFileName() + ".gateways");
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(gateways));
         assertThat(Files.readString(gateways)).matches("[1-9][0-9]*");
+        // and the client directory (empty here) as of the service's last change
+        Path directory = snapshot.resolveSibling(snapshot.getFileName() + ".directory");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(directory));
         try (var siblings = Files.list(snapshot.getParent())) {
-            assertThat(siblings).as("no temp file left behind").containsExactlyInAnyOrder(snapshot, gateways);
+            assertThat(siblings).as("no temp file left behind").containsExactlyInAnyOrder(snapshot, gateways,
+                    directory);
         }
     }
 

@@ -15,8 +15,8 @@ class SseParserTest {
     private final SseParser parser = new SseParser(new SseListener() {
 
         @Override
-        public void event(String data) {
-            events.add(data);
+        public void event(String type, String data) {
+            events.add(type + " " + data);
         }
 
         @Override
@@ -25,12 +25,13 @@ class SseParserTest {
     });
 
     @Test
-    void eventsSplitAnywhereAcrossChunksAreReassembled() {
-        String stream = ":open\n\nevent: rules\ndata: {\"version\":4}\n\nid: 5\r\ndata: a\r\ndata: b\r\n\r\n";
+    void eventsSplitAnywhereAcrossChunksAreReassembledWithTheirTypes() {
+        String stream = ":open\n\nevent: rules\ndata: {\"version\":4}\n\nid: 5\r\ndata: a\r\ndata: b\r\n\r\n"
+                + "event: directory\ndata: {\"seq\":9}\n\n";
         for (int i = 0; i < stream.length(); i += 3) {
             parser.feed(Buffer.buffer(stream.substring(i, Math.min(stream.length(), i + 3))));
         }
-        assertThat(events).containsExactly("{\"version\":4}", "a\nb");
+        assertThat(events).containsExactly("rules {\"version\":4}", "message a\nb", "directory {\"seq\":9}");
     }
 
     @Test

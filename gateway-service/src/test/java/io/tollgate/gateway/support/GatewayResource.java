@@ -61,6 +61,10 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
                             args.get("snapshot-gateways"));
                 }
                 config.put("tollgate.rules.url", "http://127.0.0.1:" + closedPort());
+                if (args.containsKey("directory-snapshot")) {
+                    // the client directory the gateway kept beside its rules, from that same (now dead) service
+                    DirectorySnapshots.write(snapshot, config.get("tollgate.rules.url"), args.get("directory-snapshot"));
+                }
             } else {
                 config.put("tollgate.rules.url", rules.url());
             }

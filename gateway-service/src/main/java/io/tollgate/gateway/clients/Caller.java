@@ -1,0 +1,73 @@
+package io.tollgate.gateway.clients;
+
+import io.tollgate.counter.CounterKeys;
+import io.tollgate.rules.domain.Effective;
+import io.tollgate.rules.domain.KeySpec;
+import io.tollgate.rules.domain.Rule;
+
+/**
+ * The client an API key names, as one request sees it: its profile and its tenant's terms from one state of the
+ * directory (both null for a key the directory does not know). Says which bucket each of its rules keyed
+ * {@code api_key} or {@code tenant} counts in and by which policy (DESIGN.md, "Clients, plans and tenants").
+ */
+public final class Caller {
+
+    private final String apiKey;
+    private final Profile profile;
+    private final Terms tenant;
+    private final Directory directory;
+
+    Caller(String apiKey, Profile profile, Terms tenant, Directory directory) {
+        this.apiKey = apiKey;
+        this.profile = profile;
+        this.tenant = tenant;
+        this.directory = directory;
+    }
+
+    /** Whether the directory knows the key. */
+    public boolean known() {
+        return profile != null;
+    }
+
+    /**
+     * The hash tag of its buckets: its tenant, or the key itself for a client of its own (or unknown), so the
+     * request's {@code api_key} and {@code tenant} buckets live on one shard and go in one script call.
+     */
+    public String tag() {
+        return profile != null && profile.tenant() != null ? profile.tenant() : apiKey;
+    }
+
+    /** The bucket of {@code rule} (keyed {@code api_key} or {@code tenant}) for this client. */
+    public String bucketKey(Rule rule) {
+        if (rule.key().kind() == KeySpec.Kind.TENANT || profile == null || profile.tenant() == null) {
+            return CounterKeys.key(rule.id(), tag()); // the tenant's, or a client's of its own: its key
+        }
+        return CounterKeys.key(rule.id(), profile.tenant(), apiKey);
+    }
+
+    /**
+     * The policy {@code rule} applies to this client: for a rule keyed {@code api_key}, the client's override,
+     * else the rule's entry for the client's plan (its own, else its tenant's), else the rule's own; for a rule
+     * keyed {@code tenant}, the tenant's override, else the tenant's plan's entry, else the rule's own (a client
+     * without a tenant is its own tenant: its plan). Computed ahead, never per request.
+     */
+    public Effective effective(Rule rule) {
+        RulePolicies policies = directory.policies(rule);
+        if (profile == null) {
+            return policies.own();
+        }
+        if (rule.key().kind() == KeySpec.Kind.TENANT) {
+            if (profile.tenant() == null) {
+                return policies.forPlan(profile.terms().plan());
+            }
+            Effective override = tenant == null ? null : tenant.override(rule);
+            return override != null ? override : policies.forPlan(tenant == null ? null : tenant.plan());
+        }
+        Effective override = profile.terms().override(rule);
+        if (override != null) {
+            return override;
+        }
+        String plan = profile.terms().plan();
+        return policies.forPlan(plan != null || tenant == null ? plan : tenant.plan());
+    }
+}

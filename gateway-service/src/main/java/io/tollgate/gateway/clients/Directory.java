@@ -1,0 +1,144 @@
+package io.tollgate.gateway.clients;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.rules.domain.DirectoryChanges;
+import io.tollgate.rules.domain.Effective;
+import io.tollgate.rules.domain.KeySpec;
+import io.tollgate.rules.domain.Rule;
+
+/**
+ * The gateway's copy of the client directory (DESIGN.md, "Clients, plans and tenants"): a full replica in a
+ * compact form ({@link ClientTable}), so a request never waits on the network for it. The request path reads one
+ * immutable state ({@link DirectoryCopy}) from a volatile field: no lock, no store or network call, one SHA-256 of
+ * the API key when a rule needs the client and the directory holds any. Pages of changes are applied off the
+ * event loop, one writer at a time, each published whole.
+ */
+@ApplicationScoped
+public class Directory {
+
+    private static final Logger LOG = Logger.getLogger(Directory.class);
+    /** Rules worked out: every rule of a few versions in force at once. */
+    private static final int RULES = 4096;
+
+    private final RuleMemo<RulePolicies> policies = new RuleMemo<>(RULES);
+    private volatile DirectoryCopy copy = DirectoryCopy.EMPTY;
+    private volatile boolean loaded;
+    /** Guarded by this. */
+    private DirectoryWriter writer = new DirectoryWriter(DirectoryCopy.EMPTY);
+
+    public Directory(MeterRegistry registry) {
+        registry.gauge("tollgate.directory.clients", this, d -> d.copy.clients().size());
+        registry.gauge("tollgate.directory.seq", this, d -> d.copy.seq());
+    }
+
+    /** Whether {@code rule} counts by client of the directory: keyed {@code api_key} or {@code tenant}. */
+    public static boolean applies(Rule rule) {
+        KeySpec.Kind kind = rule.key().kind();
+        return kind == KeySpec.Kind.API_KEY || kind == KeySpec.Kind.TENANT;
+    }
+
+    /** The client {@code apiKey} names; the key is digested only when the directory holds any client. */
+    public Caller caller(String apiKey) {
+        DirectoryCopy now = copy;
+        if (now.clients().size() == 0) {
+            return new Caller(apiKey, null, null, this);
+        }
+        Profile profile = Digests.find(now.clients(), apiKey);
+        Terms tenant = profile == null || profile.tenant() == null ? null : now.tenants().get(profile.tenant());
+        return new Caller(apiKey, profile, tenant, this);
+    }
+
+    /** The rule's own policy (a rule keyed otherwise, or a key the directory does not know). */
+    public Effective own(Rule rule) {
+        return policies(rule).own();
+    }
+
+    RulePolicies policies(Rule rule) {
+        RulePolicies known = policies.get(rule);
+        return known != null ? known : policies.put(rule, new RulePolicies(rule));
+    }
+
+    /** The last change the copy includes; 0 before any. */
+    public long seq() {
+        return copy.seq();
+    }
+
+    /** How many clients the copy holds. */
+    public int size() {
+        return copy.clients().size();
+    }
+
+    /** Whether the copy was loaded (from the rules service or the snapshot), or there was nothing to load. */
+    public boolean loaded() {
+        return loaded;
+    }
+
+    /** The gateway's start-up is over for the directory: it serves what it has. */
+    public void markLoaded() {
+        if (!loaded) {
+            loaded = true;
+            LOG.infof("client directory in force: %d clients, change %d", size(), seq());
+        }
+    }
+
+    /** Applies one page of changes and publishes the result. Blocking: off the event loop. */
+    public synchronized void apply(DirectoryChanges page) {
+        copy = writer.apply(page);
+    }
+
+    /** A directory built apart from this one, from nothing, until {@link #replace} puts it in force whole. */
+    public Rebuild rebuild() {
+        return new Rebuild();
+    }
+
+    /** Puts {@code rebuilt} in force in place of the copy. */
+    public synchronized void replace(Rebuild rebuilt) {
+        DirectoryCopy built = rebuilt.fresh.build();
+        writer = new DirectoryWriter(built);
+        copy = built;
+        LOG.infof("client directory rebuilt: %d clients, change %d", size(), seq());
+    }
+
+    /** Writes the copy in force to {@code out}, naming {@code source}. Blocking. */
+    public void save(OutputStream out, String source) throws IOException {
+        DirectoryFile.write(copy, source, out);
+    }
+
+    /**
+     * Puts the copy written in {@code in} in force, every entry checked as strictly as one from the rules
+     * service; the copy stays as it was when the file is unusable ({@link IOException} or
+     * {@link IllegalArgumentException}). Blocking.
+     *
+     * @return the source the file names
+     */
+    public synchronized String restore(InputStream in) throws IOException {
+        DirectoryFile.Read read = DirectoryFile.read(in);
+        writer = new DirectoryWriter(read.copy());
+        copy = read.copy();
+        return read.source();
+    }
+
+    /** A directory built from nothing by pages, apart from the one in force ({@link FreshCopy}). */
+    public static final class Rebuild {
+
+        private final FreshCopy fresh = new FreshCopy();
+
+        /** Applies one page. */
+        public void apply(DirectoryChanges page) {
+            fresh.apply(page);
+        }
+
+        /** The last change applied; 0 before any. */
+        public long seq() {
+            return fresh.seq();
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.tollgate.gateway.clients;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tollgate.rules.domain.ClientDigest;
+import io.tollgate.rules.domain.ClientEntry;
+import io.tollgate.rules.domain.DirectoryChanges;
+import io.tollgate.rules.domain.DirectoryChanges.ClientChange;
+import io.tollgate.rules.domain.DirectoryChanges.TenantChange;
+import io.tollgate.rules.domain.Effective;
+import io.tollgate.rules.domain.KeySpec;
+import io.tollgate.rules.domain.Limits;
+import io.tollgate.rules.domain.Rule;
+import io.tollgate.rules.domain.TenantEntry;
+
+/** The effective policy and the bucket of each rule for a client, tenant or unknown key (pure logic). */
+class CallerTest {
+
+    private static final Map<String, Limits> PLANS = Map.of(
+            "free", new Limits(2L, null, null),
+            "pro", new Limits(100L, null, 200L),
+            "blocked", new Limits(0L, null, null));
+    private static final Rule BY_KEY = Rule.of("orders.write", "/orders/**", KeySpec.API_KEY, 10, Duration.ofMinutes(1))
+            .withPlans(PLANS);
+    private static final Rule BY_TENANT = Rule.of("orders.tenant", "/orders/**", KeySpec.TENANT, 50,
+            Duration.ofMinutes(1)).withPlans(PLANS);
+    private static final Limits OVERRIDE = new Limits(500L, Duration.ofHours(1), null);
+
+    private final Directory directory = new Directory(new SimpleMeterRegistry());
+
+    @Test
+    void anUnknownKeyGetsTheRulesOwnAndIsATenantOfItsOwn() {
+        directory.apply(page(1, List.of(), List.of(client("someone-else", new ClientEntry(null, "pro", null, Map.of())))));
+        Caller caller = directory.caller("stranger");
+        assertThat(caller.known()).isFalse();
+        assertThat(caller.effective(BY_KEY).source()).isEqualTo(Effective.RULE);
+        assertThat(caller.effective(BY_TENANT).limit()).isEqualTo(50);
+        assertThat(caller.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{stranger}");
+        assertThat(caller.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{stranger}");
+        assertThat(caller.tag()).isEqualTo("stranger");
+    }
+
+    @Test
+    void aClientsOverrideThenItsPlanThenItsTenantsPlan() {
+        directory.apply(page(1,
+                List.of(new TenantChange("acme", new TenantEntry("pro", "Acme", Map.of("orders.tenant", OVERRIDE)))),
+                List.of(client("free-key", new ClientEntry(null, "free", null, Map.of())),
+                        client("acme-1", new ClientEntry("acme", null, null, Map.of())),
+                        client("acme-2", new ClientEntry("acme", "free", null, Map.of("orders.write", OVERRIDE))),
+                        client("gone", new ClientEntry("acme", "blocked", null, Map.of())))));
+
+        Caller free = directory.caller("free-key");
+        assertThat(free.effective(BY_KEY).source()).isEqualTo("plan:free");
+        assertThat(free.effective(BY_KEY).burst()).as("a plan's limit without burst: burst = limit").isEqualTo(2);
+        assertThat(free.effective(BY_TENANT).source()).as("its own tenant: its plan").isEqualTo("plan:free");
+        assertThat(free.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{free-key}");
+
+        Caller acme1 = directory.caller("acme-1");
+        assertThat(acme1.effective(BY_KEY).source()).as("no plan of its own: its tenant's").isEqualTo("plan:pro");
+        assertThat(acme1.effective(BY_KEY).burst()).isEqualTo(200);
+        assertThat(acme1.effective(BY_TENANT).source()).as("the tenant's override").isEqualTo(Effective.OVERRIDE);
+        assertThat(acme1.effective(BY_TENANT).period()).isEqualTo(Duration.ofHours(1));
+        assertThat(acme1.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{acme}:acme-1");
+        assertThat(acme1.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{acme}");
+        assertThat(acme1.tag()).isEqualTo("acme");
+
+        Caller acme2 = directory.caller("acme-2");
+        assertThat(acme2.effective(BY_KEY).source()).isEqualTo(Effective.OVERRIDE);
+        assertThat(acme2.effective(BY_KEY).limit()).isEqualTo(500);
+        assertThat(acme2.effective(BY_KEY).burst()).isEqualTo(500);
+
+        assertThat(directory.caller("gone").effective(BY_KEY).blocks()).isTrue();
+    }
+
+    @Test
+    void eachPolicyIsWorkedOutOnceNotPerRequest() {
+        directory.apply(page(1, List.of(), List.of(client("o", new ClientEntry(null, "pro", null,
+                Map.of("orders.write", OVERRIDE))), client("p", new ClientEntry(null, "pro", null, Map.of())))));
+        assertThat(directory.caller("o").effective(BY_KEY)).isSameAs(directory.caller("o").effective(BY_KEY));
+        assertThat(directory.caller("p").effective(BY_KEY)).isSameAs(directory.caller("p").effective(BY_KEY));
+        assertThat(directory.own(BY_KEY)).isSameAs(directory.caller("nobody").effective(BY_KEY));
+        assertThat(directory.own(BY_KEY).policy()).isEqualTo(BY_KEY.policy());
+    }
+
+    @Test
+    void aTenantDeletedOrUnknownLeavesItsClientsTheirOwnPlanAndTheRulesOwnTenantPolicy() {
+        directory.apply(page(1, List.of(new TenantChange("acme", new TenantEntry("pro", null, Map.of()))),
+                List.of(client("a", new ClientEntry("acme", null, null, Map.of())))));
+        directory.apply(page(2, List.of(new TenantChange("acme", null)), List.of()));
+        Caller a = directory.caller("a");
+        assertThat(a.effective(BY_KEY).source()).isEqualTo(Effective.RULE);
+        assertThat(a.effective(BY_TENANT).source()).isEqualTo(Effective.RULE);
+        assertThat(a.bucketKey(BY_TENANT)).as("still counted with its tenant").isEqualTo("rl:orders.tenant:{acme}");
+    }
+
+    private static DirectoryChanges page(long seq, List<TenantChange> tenants, List<ClientChange> clients) {
+        return new DirectoryChanges(seq, false, tenants, clients);
+    }
+
+    private static ClientChange client(String key, ClientEntry entry) {
+        return new ClientChange(ClientDigest.of(key), entry);
+    }
+}
