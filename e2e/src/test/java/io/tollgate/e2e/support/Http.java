@@ -33,8 +33,14 @@ public final class Http {
     }
 
     public static HttpResponse<String> send(String method, String url, Map<String, String> headers, String body) {
+        return send(method, url, headers, body, Duration.ofSeconds(10));
+    }
+
+    /** Like {@link #send(String, String, Map, String)}, waiting at most {@code timeout} for the answer. */
+    public static HttpResponse<String> send(String method, String url, Map<String, String> headers, String body,
+            Duration timeout) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(10))
+                .timeout(timeout)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(request::header);
         try {

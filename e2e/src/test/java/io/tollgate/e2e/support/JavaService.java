@@ -137,6 +137,15 @@ public final class JavaService implements AutoCloseable {
         return true;
     }
 
+    /** What the process has written to its log so far. */
+    public String logText() {
+        try {
+            return Files.readString(log());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read " + log(), e);
+        }
+    }
+
     private Path log() {
         return Repo.path("e2e/target/e2e-logs/" + name + ".log");
     }
