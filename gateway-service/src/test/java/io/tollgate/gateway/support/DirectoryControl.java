@@ -1,6 +1,5 @@
 package io.tollgate.gateway.support;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.gateway.support.GatewayControl.config;
 
 import java.time.Duration;
@@ -35,7 +34,8 @@ public final class DirectoryControl {
 
     /** The change the gateway's copy is as of, as its readiness check says. */
     public static long seq() {
-        Object seq = given().get("/q/health/ready").jsonPath().get("checks.find { it.name == 'directory' }.data.seq");
+        Object seq = GatewayControl.management().get("/q/health/ready").jsonPath()
+                .get("checks.find { it.name == 'directory' }.data.seq");
         return seq == null ? -1 : ((Number) seq).longValue();
     }
 
