@@ -43,8 +43,9 @@ public final class Directory {
 
     /**
      * Waits until every gateway knows every directory change written so far: a fresh client on plan
-     * {@code blockedPlan} (a plan of {@code ruleId} with limit 0) is written last, and each gateway must answer its
-     * first request on {@code path} with 429. Changes are applied in order, so that one being known means every
+     * {@code blockedPlan} (a plan of {@code ruleId} with limit 0) is written last, and each gateway must reject it
+     * on {@code path} by that plan ({@link #blocked}), not merely with a 429 once the probes spent the rule's own
+     * limit. Changes are applied in order, so that one being known means every
      * earlier one is.
      */
     public void awaitEverywhere(String ruleId, String path, String blockedPlan, Duration atMost) {
@@ -55,8 +56,17 @@ public final class Directory {
             await(stack.gateways().get(i).name() + " knows client " + probe + " of " + ruleId)
                     .atMost(atMost)
                     .pollInterval(Duration.ofMillis(20))
-                    .until(() -> stack.call(index, "GET", path, probe).statusCode() == 429);
+                    .until(() -> blocked(stack.call(index, "GET", path, probe)));
         }
+    }
+
+    /**
+     * Whether {@code answer} is a rejection by a policy of limit 0 (its {@code RateLimit-Policy} says
+     * {@code q=0}): a plan or override the gateway applied, never a bucket the probing itself emptied.
+     */
+    public static boolean blocked(HttpResponse<String> answer) {
+        return answer.statusCode() == 429
+                && answer.headers().firstValue("RateLimit-Policy").orElse("").contains(";q=0;");
     }
 
     private HttpResponse<String> write(String method, String path, String type, String body) {

@@ -89,6 +89,7 @@ public final class Stack implements AutoCloseable {
         env.put("TOLLGATE_RULES_SNAPSHOT", snapshot(name).toString());
         env.put("QUARKUS_REDIS_HOSTS", String.join(",", redis.addresses()));
         env.put("QUARKUS_REDIS_CLIENT_TYPE", "cluster");
+        env.put("TOLLGATE_ADMIN_TOKEN", ADMIN_TOKEN);
         // Ten processes share this machine's two cores during the tests, and a starved check that passed
         // 250 ms turned a race test's 429s into failure-mode 503s; these tests are about counting, not
         // timing, so the store gets a second. The failure-mode test sets 20 ms itself, and the stacks of
@@ -128,6 +129,12 @@ public final class Stack implements AutoCloseable {
     /** How many requests with this API key the backend received. */
     public long backendHits(String apiKey) {
         return json(Http.get(backend.url("/__hits"), Map.of()).body()).path("by_api_key").path(apiKey).asLong(0);
+    }
+
+    /** An operation on gateway {@code index}'s management interface, with the admin token. */
+    public HttpResponse<String> operation(int index, String method, String pathAndQuery) {
+        return Http.send(method, gateways.get(index).managementUrl(pathAndQuery),
+                Map.of("Authorization", "Bearer " + ADMIN_TOKEN), "");
     }
 
     public List<JavaService> gateways() {

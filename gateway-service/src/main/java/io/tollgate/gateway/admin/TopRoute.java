@@ -43,14 +43,13 @@ class TopRoute {
         Integer n = count(nParam);
         JsonArray errors = new JsonArray();
         if (rule == null || rule.isEmpty()) {
-            errors.add(error("rule", rule, "required: the id of a rule"));
+            errors.add(DescribedRequest.error("rule", rule, "required: the id of a rule"));
         }
         if (n == null) {
-            errors.add(error("n", nParam, "must be a whole number from 1 to " + top.capacity()));
+            errors.add(DescribedRequest.error("n", nParam, "must be a whole number from 1 to " + top.capacity()));
         }
         if (!errors.isEmpty()) {
-            Problems.send(ctx.response(), Problems.problem("validation-failed", "Bad request", 400,
-                    errors.size() + " bad parameter(s)").put("errors", errors));
+            DescribedRequest.refuse(ctx, errors);
         } else if (rules.rule(rule).isEmpty()) {
             Problems.send(ctx.response(), Problems.problem("unknown-rule", "Not Found", 404,
                     "no rule \"" + rule + "\" in the rule set in force"));
@@ -88,9 +87,5 @@ class TopRoute {
         } catch (NumberFormatException e) {
             return null;
         }
-    }
-
-    private static JsonObject error(String field, String value, String reason) {
-        return new JsonObject().put("field", field).put("value", value).put("reason", reason);
     }
 }

@@ -2,6 +2,7 @@ package io.tollgate.gateway.key;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -31,12 +32,31 @@ public class KeyResolver {
     /** The client key for {@code spec}, or empty when the request lacks it (absent or empty). */
     public Optional<String> resolve(KeySpec spec, HttpServerRequest request) {
         return switch (spec.kind()) {
-            case API_KEY, TENANT -> header(request, apiKeyHeader);
-            case HEADER -> header(request, spec.header());
+            case API_KEY, TENANT -> header(request.getHeader(apiKeyHeader));
+            case HEADER -> header(request.getHeader(spec.header()));
             case GLOBAL -> Optional.of(GLOBAL);
             case IP -> Optional.ofNullable(peer(request))
                     .map(peer -> clientAddress.resolve(peer, request.getHeader(FORWARDED_FOR)));
         };
+    }
+
+    /**
+     * The client key for {@code spec} of a request described rather than received (the {@code explain}
+     * operation): its headers by name ({@code headers} answers null for an absent one) and its client address as
+     * already resolved (null when not given).
+     */
+    public Optional<String> resolve(KeySpec spec, UnaryOperator<String> headers, String clientAddress) {
+        return switch (spec.kind()) {
+            case API_KEY, TENANT -> header(headers.apply(apiKeyHeader));
+            case HEADER -> header(headers.apply(spec.header()));
+            case GLOBAL -> Optional.of(GLOBAL);
+            case IP -> clientAddress == null || clientAddress.isEmpty() ? Optional.empty() : Optional.of(clientAddress);
+        };
+    }
+
+    /** The header that carries the API key. */
+    public String apiKeyHeader() {
+        return apiKeyHeader;
     }
 
     /** What a request lacking the key of {@code spec} is missing, for the 401 answer (a header name). */
@@ -49,8 +69,7 @@ public class KeyResolver {
         };
     }
 
-    private static Optional<String> header(HttpServerRequest request, String name) {
-        String value = request.getHeader(name);
+    private static Optional<String> header(String value) {
         return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
     }
 

@@ -69,20 +69,19 @@ public class Limiter {
                 }
                 continue;
             }
-            boolean byClient = Directory.applies(rule);
-            if (byClient && caller == null) {
+            if (caller == null && Directory.applies(rule)) {
                 caller = directory.caller(client.get());
             }
-            Effective effective = byClient ? caller.effective(rule) : directory.own(rule);
+            Target target = target(rule, client.get(), caller);
+            Effective effective = target.effective();
             if (effective.blocks()) {
                 blocked = blocked != null ? blocked : new ArrayList<>(1);
                 blocked.add(RuleDecision.of(rule, effective, blockedFor(effective),
                         rule.shadow() ? Outcome.SHADOW_REJECTED : Outcome.BLOCKED));
                 continue;
             }
-            Group group = Group.find(groups, byClient ? caller.tag() : client.get(), rule.shadow());
-            String key = byClient ? caller.bucketKey(rule) : CounterKeys.key(rule.id(), client.get());
-            group.add(rule, client.get(), effective, new Bucket(key, effective.policy()));
+            Group group = Group.find(groups, target.tag(), rule.shadow());
+            group.add(rule, client.get(), effective, target.bucket());
         }
         if (blocked != null && !passes(blocked)) {
             return Future.succeededFuture(verdict(blocked)); // no store call: nothing is spent
@@ -107,6 +106,41 @@ public class Limiter {
             }
             return verdict(decisions);
         });
+    }
+
+    /**
+     * What {@code rule} counts a request of client key {@code client} by: its effective policy, its bucket and the
+     * hash tag the bucket is stored under; as a check of that request would. Reads the directory only: no store
+     * call.
+     */
+    public Target target(Rule rule, String client) {
+        return target(rule, client, Directory.applies(rule) ? directory.caller(client) : null);
+    }
+
+    /** As {@link #target(Rule, String)}, with the API key's client already looked up ({@code caller}). */
+    private Target target(Rule rule, String client, Caller caller) {
+        if (Directory.applies(rule)) {
+            Effective effective = caller.effective(rule);
+            return new Target(effective, new Bucket(caller.bucketKey(rule), effective.policy()), caller.tag());
+        }
+        Effective effective = directory.own(rule);
+        return new Target(effective, new Bucket(CounterKeys.key(rule.id(), client), effective.policy()), client);
+    }
+
+    /**
+     * Forgets what this gateway remembers of {@code bucket}'s rejections (its bucket was reset): its next request
+     * goes to the store. Other gateways keep what they remember until its retry time.
+     */
+    public void forgetRejection(Bucket bucket) {
+        rejections.forget(bucket.key());
+    }
+
+    /**
+     * The policy a rule applies to a client and the bucket it counts in.
+     *
+     * @param tag the hash tag of the bucket: the buckets of one tag go to the store in one script call
+     */
+    public record Target(Effective effective, Bucket bucket, String tag) {
     }
 
     private static boolean passes(List<RuleDecision> decisions) {

@@ -1,0 +1,95 @@
+package io.tollgate.gateway.admin;
+
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import io.quarkus.vertx.http.ManagementInterface;
+import io.tollgate.gateway.http.Problems;
+import io.tollgate.gateway.key.KeyResolver;
+import io.tollgate.gateway.limiter.Limiter;
+import io.tollgate.gateway.limiter.RateLimiter;
+import io.tollgate.gateway.rules.RuleBook;
+import io.tollgate.rules.domain.ClientDigest;
+import io.tollgate.rules.domain.Rule;
+import io.vertx.core.json.JsonArray;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code DELETE /tollgate/buckets?rule=<id>&api_key=...} (or {@code ip=}, {@code header.<Name>=}, whichever the
+ * rule counts by): resets that client's bucket of the rule, the one a request of the client counts in (its
+ * tenant's hash tag included), so its next request finds it full. This gateway forgets the rejections it
+ * remembers of that bucket at once; another gateway that remembers one answers 429 from memory until the retry
+ * time the store gave it, then finds the bucket full. 204 when there was a bucket, 404 when there
+ * was none or the rule is not in force, 400 naming a missing parameter. Every reset is logged with the actor, the
+ * rule and the SHA-256 of the client key (never the key itself); the log line's time is when.
+ */
+@ApplicationScoped
+class BucketsRoute {
+
+    private static final Logger LOG = Logger.getLogger(BucketsRoute.class);
+
+    private final RuleBook rules;
+    private final KeyResolver keys;
+    private final Limiter limiter;
+    private final RateLimiter store;
+
+    BucketsRoute(RuleBook rules, KeyResolver keys, Limiter limiter, RateLimiter store) {
+        this.rules = rules;
+        this.keys = keys;
+        this.limiter = limiter;
+        this.store = store;
+    }
+
+    void register(@Observes ManagementInterface management) {
+        management.router().delete("/tollgate/buckets").handler(this::reset);
+    }
+
+    private void reset(RoutingContext ctx) {
+        JsonArray errors = new JsonArray();
+        String ruleId = ctx.queryParams().get("rule");
+        if (ruleId == null || ruleId.isEmpty()) {
+            errors.add(DescribedRequest.error("rule", ruleId, "required: the id of a rule"));
+        }
+        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), false, errors);
+        if (!errors.isEmpty()) {
+            DescribedRequest.refuse(ctx, errors);
+            return;
+        }
+        Optional<Rule> found = rules.rule(ruleId);
+        if (found.isEmpty()) {
+            Problems.send(ctx.response(), Problems.problem("unknown-rule", "Not Found", 404,
+                    "no rule \"" + ruleId + "\" in the rule set in force"));
+            return;
+        }
+        Rule rule = found.get();
+        Optional<String> client = request.clientKey(keys, rule.key());
+        if (client.isEmpty()) {
+            String param = DescribedRequest.parameterFor(rule.key());
+            DescribedRequest.refuse(ctx, new JsonArray().add(DescribedRequest.error(param, null,
+                    "required: rule \"" + rule.id() + "\" counts by " + rule.key().wire())));
+            return;
+        }
+        String actor = ctx.get(AdminGuard.ACTOR);
+        Limiter.Target target = limiter.target(rule, client.get());
+        store.reset(target.bucket()).onComplete(done -> {
+            if (done.failed()) {
+                Problems.send(ctx.response(), Problems.problem("store-unavailable", "Service Unavailable", 503,
+                        "the counter store did not answer; nothing was reset: " + done.cause().getMessage()));
+                return;
+            }
+            limiter.forgetRejection(target.bucket());
+            if (!done.result()) {
+                Problems.send(ctx.response(), Problems.problem("no-bucket", "Not Found", 404,
+                        "rule \"" + rule.id() + "\" holds no bucket for that client: nothing to reset"));
+                return;
+            }
+            LOG.infof("bucket of rule %s reset by %s for client sha256:%s", rule.id(), actor,
+                    ClientDigest.of(client.get()));
+            ctx.response().setStatusCode(204).end();
+        });
+    }
+}

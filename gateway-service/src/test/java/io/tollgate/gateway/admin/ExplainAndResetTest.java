@@ -1,0 +1,148 @@
+package io.tollgate.gateway.admin;
+
+import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.management;
+import static io.tollgate.gateway.support.GatewayControl.operations;
+import static io.tollgate.gateway.support.GatewayControl.rule;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasItem;
+
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.tollgate.gateway.support.DirectoryControl;
+import io.tollgate.gateway.support.GatewayResource;
+
+/**
+ * {@code GET /tollgate/explain} and {@code DELETE /tollgate/buckets} on the management interface, against real
+ * Redis, with the directory served by the test rules service: explain shows each rule's effective policy and
+ * bucket without spending, a reset empties exactly the bucket a request counts in.
+ */
+@QuarkusTest
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store.timeout", value = "1s"))
+class ExplainAndResetTest {
+
+    private static final String PLANS = "\"plans\":{\"pro\":{\"limit\":10},\"blocked\":{\"limit\":0}}";
+
+    private String id;
+    private String pro;
+
+    @BeforeEach
+    void rules() {
+        id = UUID.randomUUID().toString().substring(0, 8);
+        pro = "pro-" + id;
+        install("[" + rule("ex.key", "/ex/**", "api_key", 5, "1h", 5, PLANS) + ","
+                + rule("ex.ip", "/ex/**", "ip", 100, "1m", 100, "") + ","
+                + rule("ex.other", "/other/**", "api_key", 5, "1h", 5, "") + "]");
+        DirectoryControl.apply("{\"clients\":[{\"key\":\"" + pro + "\",\"entry\":{\"plan\":\"pro\"}},"
+                + "{\"key\":\"blocked-" + id + "\",\"entry\":{\"plan\":\"blocked\"}}]}");
+    }
+
+    @Test
+    void explainShowsTheEffectivePolicyAndWhatTheBucketHoldsWithoutSpending() {
+        JsonPath fresh = explain("method=POST&path=/ex/1&api_key=" + pro + "&ip=10.0.0.7");
+        assertThat(fresh.getString("method")).isEqualTo("POST");
+        assertThat(fresh.getList("rules.id")).as("the rules that match, in set order").containsExactly("ex.key",
+                "ex.ip");
+        assertThat(fresh.getString("rules[0].source")).isEqualTo("plan:pro");
+        assertThat(fresh.getLong("rules[0].policy.limit")).isEqualTo(10);
+        assertThat(fresh.getLong("rules[0].policy.burst")).isEqualTo(10);
+        assertThat(fresh.getString("rules[0].policy.period")).isEqualTo("1h");
+        assertThat(fresh.getString("rules[0].key")).isEqualTo("rl:ex.key:{" + pro + "}");
+        assertThat(fresh.getBoolean("rules[0].stored")).isFalse();
+        assertThat(fresh.getLong("rules[0].remaining")).isEqualTo(10);
+        assertThat(fresh.getString("rules[1].source")).isEqualTo("rule");
+        assertThat(fresh.getString("rules[1].key")).isEqualTo("rl:ex.ip:{10.0.0.7}");
+
+        for (int i = 0; i < 3; i++) {
+            given().header("X-API-Key", pro).post("/ex/1").then().statusCode(200);
+        }
+        for (int i = 0; i < 3; i++) {
+            JsonPath spent = explain("method=POST&path=/ex/1&api_key=" + pro);
+            assertThat(spent.getBoolean("rules[0].stored")).isTrue();
+            assertThat(spent.getLong("rules[0].remaining")).as("explain %d spends nothing", i).isEqualTo(7);
+            assertThat(spent.getLong("rules[0].reset_ms")).isPositive();
+        }
+        given().header("X-API-Key", pro).post("/ex/1").then().statusCode(200).header("RateLimit-Remaining", "6");
+    }
+
+    @Test
+    void aMissingKeyAndABlockingPlanAreSaidAsSuch() {
+        JsonPath noKey = explain("path=/ex/1");
+        assertThat(noKey.getString("rules[0].missing")).isEqualTo("api_key");
+        assertThat(noKey.getString("rules[0].missing_key")).isEqualTo("reject");
+        assertThat(noKey.getString("rules[1].missing")).isEqualTo("ip");
+
+        JsonPath blocked = explain("path=/ex/1&api_key=blocked-" + id);
+        assertThat(blocked.getString("rules[0].source")).isEqualTo("plan:blocked");
+        assertThat(blocked.getBoolean("rules[0].blocked")).isTrue();
+        assertThat(blocked.getLong("rules[0].remaining")).isZero();
+
+        assertThat(explain("path=/nothing-matches").getList("rules")).isEmpty();
+    }
+
+    @Test
+    void badParametersAreNamed() {
+        operations().get("/tollgate/explain?method=G%20T")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("errors.field", hasItem("method"))
+                .body("errors.field", hasItem("path"));
+        operations().delete("/tollgate/buckets?api_key=x")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("rule"));
+        operations().delete("/tollgate/buckets?rule=ex.key")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("api_key"));
+        operations().delete("/tollgate/buckets?rule=no.such.rule&api_key=x")
+                .then()
+                .statusCode(404)
+                .body("type", containsString("unknown-rule"));
+    }
+
+    @Test
+    void aResetEmptiesTheClientsBucketOfThatRuleOnly() {
+        String other = "other-" + id;
+        for (int i = 0; i < 5; i++) {
+            given().header("X-API-Key", other).get("/other/x").then().statusCode(200);
+            given().header("X-API-Key", pro).get("/ex/x").then().statusCode(200);
+        }
+        given().header("X-API-Key", other).get("/other/x").then().statusCode(429);
+
+        operations().delete("/tollgate/buckets?rule=ex.other&api_key=" + other).then().statusCode(204);
+
+        given().header("X-API-Key", other).get("/other/x").then().statusCode(200).header("RateLimit-Remaining", "4");
+        assertThat(explain("path=/ex/x&api_key=" + pro).getLong("rules[0].remaining"))
+                .as("the client's bucket of another rule is untouched").isEqualTo(5);
+        operations().delete("/tollgate/buckets?rule=ex.other&api_key=never-seen-" + id)
+                .then()
+                .statusCode(404)
+                .body("type", containsString("no-bucket"));
+    }
+
+    @Test
+    void operationsNeedTheAdminToken() {
+        management().get("/tollgate/explain?path=/ex/1").then().statusCode(401);
+        management().delete("/tollgate/buckets?rule=ex.key&api_key=" + pro).then().statusCode(401);
+    }
+
+    private static JsonPath explain(String query) {
+        return operations().get("/tollgate/explain?" + query)
+                .then()
+                .statusCode(200)
+                .contentType("application/json")
+                .extract()
+                .jsonPath();
+    }
+}
