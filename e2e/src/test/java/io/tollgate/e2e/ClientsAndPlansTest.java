@@ -63,7 +63,7 @@ class ClientsAndPlansTest {
     }
 
     @Test
-    void aFreeClientGetsTheFreeLimitAProClientTheProLimitAnUnknownKeyTheRules() {
+    void aFreeClientGetsTheFreeLimitAProClientTheProLimitAnUnknownKeyTheRules() throws Exception {
         String free = Fleet.freshKey("free");
         String pro = Fleet.freshKey("pro");
         String unknown = Fleet.freshKey("unknown");
@@ -74,6 +74,11 @@ class ClientsAndPlansTest {
         assertThat(allowed(free, "/plans/x", 10)).as("free: 1 an hour").isEqualTo(1);
         assertThat(allowed(pro, "/plans/x", 10)).as("pro: 6 an hour").isEqualTo(6);
         assertThat(allowed(unknown, "/plans/x", 10)).as("unknown key: the rule's 3 an hour").isEqualTo(3);
+        // the clients a gateway rejected most, by digest, named by the directory's labels
+        var top = stack.operation(0, "GET", "/tollgate/top?rule=" + PLANS + "&n=20");
+        assertThat(top.statusCode()).as(top.body()).isEqualTo(200);
+        assertThat(top.body()).contains("{\"digest\":\"" + sha256(free) + "\",\"label\":\"a free client\"")
+                .doesNotContain(free);
         var answer = stack.call(0, "GET", "/plans/x", Fleet.freshKey("pro-policy"));
         assertThat(answer.headers().firstValue("RateLimit-Policy")).hasValue("\"e2e.plans\";q=3;w=3600");
         directory.putClient("pro-policy-key", "{\"plan\": \"pro\"}");
@@ -225,6 +230,11 @@ class ClientsAndPlansTest {
                     .until(() -> policy.equals(stack.call(index, "GET", "/plans/x", apiKey).headers()
                             .firstValue("RateLimit-Policy").orElse("")));
         }
+    }
+
+    private static String sha256(String key) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     private static long sinceMs(long startNanos) {

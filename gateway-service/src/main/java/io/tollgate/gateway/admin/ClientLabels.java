@@ -1,11 +1,37 @@
 package io.tollgate.gateway.admin;
 
-/**
- * The directory's name for a client, for the operators' answers: clients appear as the SHA-256 hex digest of
- * their key, which is also how the client directory keys them. Without a directory no client has a label.
- */
-public interface ClientLabels {
+import java.util.List;
+import java.util.Map;
 
-    /** The label of the client whose key has this digest, or null when it has none. */
-    String label(String digest);
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.tollgate.gateway.rules.RulesLoader;
+import io.vertx.core.Future;
+
+/**
+ * The directory's names for clients, for the operators' answers: clients appear as the SHA-256 hex digest of
+ * their key, which is also how the client directory keys them. The gateway's copy of the directory keeps no
+ * labels (a million of them would cost more than the rest of the copy), so they are asked of the rules service,
+ * a few at a time, when an operator asks; when it cannot answer, no client has a label.
+ */
+@ApplicationScoped
+class ClientLabels {
+
+    private static final Logger LOG = Logger.getLogger(ClientLabels.class);
+
+    private final RulesLoader rules;
+
+    ClientLabels(RulesLoader rules) {
+        this.rules = rules;
+    }
+
+    /** The label of each client of {@code digests} that has one; never a failed future. */
+    Future<Map<String, String>> labels(List<String> digests) {
+        return rules.labels(digests).otherwise(err -> {
+            LOG.debugf("client labels unavailable: %s", err.toString());
+            return Map.of();
+        });
+    }
 }

@@ -1,5 +1,8 @@
 package io.tollgate.gateway.admin;
 
+import java.util.List;
+import java.util.Map;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -54,19 +57,21 @@ class TopRoute {
             Problems.send(ctx.response(), Problems.problem("unknown-rule", "Not Found", 404,
                     "no rule \"" + rule + "\" in the rule set in force"));
         } else {
-            ctx.response()
+            RejectionWindow.Top heaviest = top.top(rule, n);
+            List<String> digests = heaviest.entries().stream().map(SpaceSaving.Entry::key).toList();
+            labels.labels(digests).onComplete(named -> ctx.response()
                     .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                     .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
-                    .end(body(rule, top.top(rule, n)).encode());
+                    .end(body(rule, heaviest, named.result()).encode()));
         }
     }
 
-    private JsonObject body(String rule, RejectionWindow.Top heaviest) {
+    private static JsonObject body(String rule, RejectionWindow.Top heaviest, Map<String, String> labels) {
         JsonArray clients = new JsonArray();
         for (SpaceSaving.Entry e : heaviest.entries()) {
             clients.add(new JsonObject()
                     .put("digest", e.key())
-                    .put("label", labels.label(e.key()))
+                    .put("label", labels.get(e.key()))
                     .put("rejected", e.count())
                     .put("error", e.error()));
         }

@@ -1,6 +1,9 @@
 package io.tollgate.gateway.rules;
 
 import java.net.URI;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -10,6 +13,8 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 
 /**
  * Talks to the rules service: {@code GET /api/v1/rules} with {@code If-None-Match}, the pages of client
@@ -24,6 +29,7 @@ final class RulesClient {
     static final String DIRECTORY_RESET = "Tollgate-Directory-Reset";
     private static final String RULES = "/api/v1/rules";
     private static final String DIRECTORY = "/api/v1/directory";
+    private static final String CLIENTS = "/api/v1/clients";
 
     /** One answer to a fetch: 200 with a body, or 304 with none; the ETag names the version served. */
     record Fetched(int status, Buffer body, String etag, String gateways) {
@@ -68,6 +74,33 @@ final class RulesClient {
                         throw new IllegalStateException("directory answered " + response.statusCode());
                     }
                     return new DirectoryPage(body, "true".equalsIgnoreCase(response.getHeader(DIRECTORY_RESET)));
+                }));
+    }
+
+    /**
+     * The labels of the clients named by {@code digests} ({@code GET /api/v1/clients?digest=...}), by digest; a
+     * client without a label, or not in the directory, is absent.
+     */
+    Future<Map<String, String>> labels(List<String> digests) {
+        StringBuilder query = new StringBuilder(CLIENTS);
+        for (int i = 0; i < digests.size(); i++) {
+            query.append(i == 0 ? '?' : '&').append("digest=").append(digests.get(i));
+        }
+        RequestOptions options = options(query.toString()).setIdleTimeout(timeoutMs).setConnectTimeout(timeoutMs);
+        return client.request(options)
+                .compose(request -> request.send())
+                .compose(response -> response.body().map(body -> {
+                    if (response.statusCode() != 200) {
+                        throw new IllegalStateException("client lookup answered " + response.statusCode());
+                    }
+                    Map<String, String> labels = new HashMap<>();
+                    for (Object c : body.toJsonObject().getJsonArray("clients", new JsonArray())) {
+                        JsonObject client = (JsonObject) c;
+                        if (client.getString("label") != null) {
+                            labels.put(client.getString("digest"), client.getString("label"));
+                        }
+                    }
+                    return labels;
                 }));
     }
 

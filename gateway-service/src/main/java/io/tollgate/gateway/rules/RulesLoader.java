@@ -2,6 +2,8 @@ package io.tollgate.gateway.rules;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.annotation.PreDestroy;
@@ -189,6 +191,14 @@ public class RulesLoader {
         if (!stopped) {
             vertx.setTimer(RETRY_WATCH_MS, t -> startWatch());
         }
+    }
+
+    /**
+     * The directory's labels of the clients named by {@code digests} (SHA-256 hex), asked of the rules service:
+     * the gateway's copy of the directory keeps no labels. Clients without one are absent.
+     */
+    public Future<Map<String, String>> labels(List<String> digests) {
+        return digests.isEmpty() ? Future.succeededFuture(Map.of()) : client.labels(digests);
     }
 
     @PreDestroy

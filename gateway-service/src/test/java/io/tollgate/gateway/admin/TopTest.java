@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.tollgate.gateway.support.DirectoryControl;
 import io.tollgate.gateway.support.Flood;
 import io.tollgate.gateway.support.GatewayResource;
 
@@ -53,10 +54,25 @@ class TopTest {
         assertThat(top.getList("clients")).hasSize(3);
         assertThat(top.getString("clients[0].digest")).isEqualTo(sha256(flooder));
         assertThat(top.getLong("clients[0].rejected")).isGreaterThanOrEqualTo(198);
-        assertThat(top.getString("clients[0].label")).as("no client directory yet").isNull();
+        assertThat(top.getString("clients[0].label")).as("a client the directory does not know").isNull();
         assertThat(top.getString("clients[1].digest")).isNotEqualTo(sha256(flooder));
         assertThat(top.getLong("window_ms")).isPositive();
         assertThat(top.prettify()).as("the raw key never appears").doesNotContain(flooder);
+    }
+
+    @Test
+    void aClientOfTheDirectoryIsNamedByItsLabel() throws Exception {
+        install("[" + rule("top.labelled", "/top-labelled/**", "api_key", 1, "1m", 1, "") + "]");
+        String known = "known-" + UUID.randomUUID();
+        DirectoryControl.apply("{\"clients\":[{\"key\":\"" + known + "\",\"entry\":{\"label\":\"Acme production\"}}]}");
+        for (int i = 0; i < 3; i++) {
+            given().header("X-API-Key", known).get("/top-labelled/x");
+        }
+
+        JsonPath top = operations().get("/tollgate/top?rule=top.labelled").then().statusCode(200).extract().jsonPath();
+
+        assertThat(top.getString("clients[0].digest")).isEqualTo(sha256(known));
+        assertThat(top.getString("clients[0].label")).as("asked of the rules service").isEqualTo("Acme production");
     }
 
     @Test

@@ -71,6 +71,19 @@ final class TestDirectory {
         return new Page(page.encode(), reset);
     }
 
+    /** The label of each live client among {@code digests}, as {@code GET /api/v1/clients?digest=} answers. */
+    synchronized JsonObject labels(List<String> digests) {
+        JsonArray clients = new JsonArray();
+        for (String digest : digests) {
+            Latest l = latest.get("clients/" + digest);
+            JsonObject entry = l == null ? null : l.change().getJsonObject("entry");
+            if (entry != null) {
+                clients.add(new JsonObject().put("digest", digest).put("label", entry.getString("label")));
+            }
+        }
+        return new JsonObject().put("clients", clients);
+    }
+
     /** A page's body and whether it starts from 0 because {@code since} was ahead. */
     record Page(String body, boolean reset) {
     }

@@ -57,6 +57,8 @@ public final class TestRulesServer implements AutoCloseable {
             case "/api/v1/rules" -> rules(request, response);
             case "/api/v1/rules/watch" -> watch(request, response);
             case "/api/v1/directory" -> directory(request, response);
+            case "/api/v1/clients" -> response.putHeader("Content-Type", "application/json")
+                    .end(directory.labels(request.params().getAll("digest")).encode());
             case "/__directory" -> changeDirectory(request, response);
             case "/__watch" -> {
                 watchOpen = Boolean.parseBoolean(request.getParam("open"));

@@ -71,9 +71,13 @@ public class ClientResource {
     }
 
     @GET
-    @Operation(summary = "The clients (of one tenant, with tenant=), by digest, a page at a time: digests and labels")
+    @Operation(summary = "The clients (of one tenant, with tenant=; or those named by digest=, repeated), by digest, "
+            + "a page at a time: digests and labels")
     public Uni<ClientList> list(@QueryParam("tenant") String tenant, @QueryParam("cursor") String cursor,
-            @QueryParam("limit") String limit) {
+            @QueryParam("limit") String limit, @QueryParam("digest") List<String> digests) {
+        if (digests != null && !digests.isEmpty()) {
+            return listing.clients(Paging.digests(digests, tenant, cursor, MAX_PAGE)).map(found -> new ClientList(found, null));
+        }
         return listing.clients(tenant, Paging.after(cursor), Paging.limit("limit", limit, DEFAULT_PAGE, MAX_PAGE))
                 .map(page -> new ClientList(page.items(), Paging.cursor(page.last())));
     }

@@ -3,6 +3,7 @@ package io.tollgate.rules.api;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import io.tollgate.rules.domain.FieldError;
 
@@ -55,6 +56,28 @@ final class Paging {
         }
         throw bad(name, given, "must be a whole number from " + min + " to " + max);
     }
+
+    /**
+     * The {@code digest} parameters of a lookup by digest: each the 64 lowercase hex digits of a SHA-256, at most
+     * {@code max} of them, and not with {@code tenant} or {@code cursor} (a lookup is one page); else 400 naming
+     * the parameter.
+     */
+    static List<String> digests(List<String> given, String tenant, String cursor, int max) {
+        if (tenant != null || cursor != null) {
+            throw bad("digest", null, "looks clients up by digest: not with tenant or cursor");
+        }
+        if (given.size() > max) {
+            throw bad("digest", null, "may be given at most " + max + " times, was " + given.size());
+        }
+        for (String digest : given) {
+            if (digest == null || !DIGEST.matcher(digest).matches()) {
+                throw bad("digest", digest, "must be the 64 lowercase hex digits of a SHA-256");
+            }
+        }
+        return given;
+    }
+
+    private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{64}");
 
     private static ProblemException bad(String field, String value, String reason) {
         return new ProblemException(new Problem("bad-request", "Bad query parameter", 400,

@@ -62,6 +62,16 @@ public class DirectoryListing {
                 row.getString("tenant"), row.getString("label")), ClientSummary::digest));
     }
 
+    /** The live clients among {@code digests} (each the SHA-256 hex of a key), by digest: one page, no cursor. */
+    public Uni<List<ClientSummary>> clients(List<String> digests) {
+        return pool.preparedQuery("""
+                SELECT digest, tenant, body ->> 'label' AS label FROM clients
+                WHERE body IS NOT NULL AND digest = ANY($1) ORDER BY digest""")
+                .execute(Tuple.of(digests.toArray(new String[0])))
+                .map(set -> page(set, digests.size(), row -> new ClientSummary(row.getString("digest"),
+                        row.getString("tenant"), row.getString("label")), ClientSummary::digest).items());
+    }
+
     /** The tenants after id {@code after} ({@code ""}: from the start). */
     public Uni<Page<TenantSummary>> tenants(String after, int limit) {
         return pool.preparedQuery("""

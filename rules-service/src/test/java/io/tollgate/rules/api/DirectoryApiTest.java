@@ -141,6 +141,28 @@ class DirectoryApiTest {
     }
 
     @Test
+    void clientsAreLookedUpByDigestTheirLabelsWithThem() {
+        String labelled = key("by-digest");
+        putClient(labelled, "{\"label\": \"Acme production\"}").then().statusCode(201);
+        String unknown = io.tollgate.rules.domain.ClientDigest.of(key("never-written"));
+        String digest = io.tollgate.rules.domain.ClientDigest.of(labelled);
+
+        given().queryParam("digest", digest, unknown).get("/api/v1/clients")
+                .then()
+                .statusCode(200)
+                .body("clients.size()", is(1))
+                .body("clients[0].digest", is(digest))
+                .body("clients[0].label", is("Acme production"))
+                .body("next", nullValue());
+        given().queryParam("digest", "not-hex").get("/api/v1/clients")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("errors.field", hasItem("digest"));
+        given().queryParam("digest", digest).queryParam("tenant", "x").get("/api/v1/clients").then().statusCode(400);
+    }
+
+    @Test
     void anEmptyOrOverlongKeyIsAProblem() {
         given().get("/api/v1/clients/").then().statusCode(404).contentType("application/problem+json");
         as(ADMIN).body("{}").put("/api/v1/clients/").then().statusCode(404).contentType("application/problem+json");
