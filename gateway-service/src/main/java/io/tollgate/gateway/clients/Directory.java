@@ -28,7 +28,17 @@ public class Directory {
     /** Rules worked out: every rule of a few versions in force at once. */
     private static final int RULES = 4096;
 
+    /**
+     * Heap a gateway needs besides the directory, and per client: the copy in force and, while a large change
+     * is applied, the next one (about 38 bytes a client each, {@code bench/directory/run.sh}).
+     */
+    static final long BASE_HEAP_BYTES = 64L << 20;
+    static final long HEAP_BYTES_PER_CLIENT = 80;
+
     private final RuleMemo<RulePolicies> policies = new RuleMemo<>(RULES);
+    private final long maxHeap = Runtime.getRuntime().maxMemory();
+    /** The size the heap was last found too small for; a warning again only once the directory doubled. */
+    private int warnedAt;
     private volatile DirectoryCopy copy = DirectoryCopy.EMPTY;
     private volatile boolean loaded;
     /** Guarded by this. */
@@ -92,6 +102,7 @@ public class Directory {
     /** Applies one page of changes and publishes the result. Blocking: off the event loop. */
     public synchronized void apply(DirectoryChanges page) {
         copy = writer.apply(page);
+        checkHeap();
     }
 
     /** A directory built apart from this one, from nothing, until {@link #replace} puts it in force whole. */
@@ -105,6 +116,7 @@ public class Directory {
         writer = new DirectoryWriter(built);
         copy = built;
         LOG.infof("client directory rebuilt: %d clients, change %d", size(), seq());
+        checkHeap();
     }
 
     /** Writes the copy in force to {@code out}, naming {@code source}. Blocking. */
@@ -123,7 +135,28 @@ public class Directory {
         DirectoryFile.Read read = DirectoryFile.read(in);
         writer = new DirectoryWriter(read.copy());
         copy = read.copy();
+        checkHeap();
         return read.source();
+    }
+
+    /** The heap a gateway with {@code clients} clients in its directory needs, in bytes. */
+    static long heapNeeded(int clients) {
+        return BASE_HEAP_BYTES + HEAP_BYTES_PER_CLIENT * clients;
+    }
+
+    /**
+     * Warns when the heap is too small for the directory: the copy lives in the old generation, and a heap that
+     * barely holds it is collected whole again and again under load, at a cost in CPU to every request
+     * ({@code bench/directory/throughput.sh} measures it).
+     */
+    private void checkHeap() {
+        int clients = copy.clients().size();
+        if (clients > 2 * warnedAt && heapNeeded(clients) > maxHeap) {
+            warnedAt = clients;
+            LOG.warnf("the client directory holds %d clients; the heap (-Xmx%dm) is too small for them and the"
+                    + " requests: give the gateway at least -Xmx%dm (64 MB and 80 MB per million clients)", clients,
+                    maxHeap >> 20, (heapNeeded(clients) >> 20) + 1);
+        }
     }
 
     /** A directory built from nothing by pages, apart from the one in force ({@link FreshCopy}). */

@@ -22,7 +22,7 @@ import io.tollgate.rules.domain.DirectoryCodec;
  */
 public final class DirectoryHeap {
 
-    private static final int PAGE = 10_000;
+    static final int PAGE = 10_000;
 
     private DirectoryHeap() {
     }
