@@ -3,8 +3,8 @@
 #
 # One private Redis on a free port. In ONE run, alternating ROUNDS times, for many keys (10,000 client
 # keys, round robin / random) and for one hot key:
-#   jmh    CheckBenchmark: GuardedStore + RedisRateLimiter (the gateway's classes, the Vert.x Redis client,
-#          one pinned connection per event loop) driving EVALSHA of check.lua, IN_FLIGHT checks outstanding,
+#   jmh    CheckBenchmark: GuardedStore + RedisRateLimiter (the gateway's classes through its door
+#          BenchmarkStore, the Vert.x Redis client, one pinned connection per event loop) driving EVALSHA of check.lua, IN_FLIGHT checks outstanding,
 #          as the gateway runs it: the checks a loop asks for in one turn in one call
 #   jmh-single  the same with tollgate.store.coalesce=false: one EVALSHA per check, like redis-benchmark's,
 #          so jmh-single / redis-benchmark is how close the Java client gets to what Redis serves
@@ -14,9 +14,10 @@
 # and prints medians of checks/s and the ratios to redis-benchmark as a Markdown table, with the
 # Redis CPU per call (INFO commandstats usec_per_call) of each.
 #
-# Needs: redis-server, redis-cli, redis-benchmark, java 17, and the gateway installed in the local
-# repository (./mvnw -B install -DskipTests -pl gateway-service -am).
-# Env: ROUNDS (3) IN_FLIGHT (50) LOOPS (2) WARMUP (2) ITERATIONS (3) ITERATION_SECONDS (3; not SECONDS, which bash keeps as its own clock: read that way this was 0 until 2026-12-03) REQUESTS (200000)
+# Needs: redis-server, redis-cli, redis-benchmark, java 17, python3. Builds the benchmark and the modules it
+# depends on from this checkout (./mvnw -Pbench package -pl bench/check -am); MAVEN_ARGS reaches that build.
+# Env: ROUNDS (3) IN_FLIGHT (50) LOOPS (2) WARMUP (2) ITERATIONS (3) ITERATION_SECONDS (3; not SECONDS, which
+# bash keeps as its own clock) REQUESTS (200000)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,8 +33,7 @@ for tool in redis-server redis-cli redis-benchmark java python3; do
   command -v "$tool" >/dev/null || { echo "missing: $tool (Debian: apt-get install redis-server redis-tools openjdk-17-jdk python3)" >&2; exit 1; }
 done
 
-(cd "$ROOT" && ./mvnw -B -q -f bench/check/pom.xml package -DskipTests) \
-  || { echo "build failed: install the gateway first: ./mvnw -B install -DskipTests -pl gateway-service -am" >&2; exit 1; }
+(cd "$ROOT" && ./mvnw -B -q -Pbench package -DskipTests -pl bench/check -am) || { echo "build failed" >&2; exit 1; }
 CP="$HERE/target/classes:$(cat "$HERE/target/classpath.txt")"
 
 WORK=$(mktemp -d)
@@ -49,10 +49,10 @@ redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$W
 REDIS_PID=$!
 for _ in $(seq 1 100); do redis-cli -p "$PORT" PING >/dev/null 2>&1 && break; sleep 0.05; done
 
-java -cp "$CP" io.tollgate.gateway.store.PrintCheckCall script "$WORK/check.lua"
+java -cp "$CP" io.tollgate.bench.check.PrintCheckCall script "$WORK/check.lua"
 SHA=$(redis-cli -p "$PORT" -x SCRIPT LOAD <"$WORK/check.lua")
-mapfile -t MANY < <(java -cp "$CP" io.tollgate.gateway.store.PrintCheckCall args 'client-__rand_int__')
-mapfile -t HOT < <(java -cp "$CP" io.tollgate.gateway.store.PrintCheckCall args 'hot')
+mapfile -t MANY < <(java -cp "$CP" io.tollgate.bench.check.PrintCheckCall args 'client-__rand_int__')
+mapfile -t HOT < <(java -cp "$CP" io.tollgate.bench.check.PrintCheckCall args 'hot')
 [ "${MANY[0]}" = "$SHA" ] || { echo "SHA-1 mismatch: Redis says $SHA, the catalog ${MANY[0]}" >&2; exit 1; }
 
 # commandstats of EVALSHA: "calls usec"

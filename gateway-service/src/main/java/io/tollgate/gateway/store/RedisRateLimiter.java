@@ -39,7 +39,7 @@ import io.vertx.redis.client.Response;
  * <p>
  * {@link #peek} and {@link #reset} (the management operations) are one command each on the same connections.
  */
-final class RedisRateLimiter implements RateLimiter {
+public final class RedisRateLimiter implements RateLimiter {
 
     private static final Logger LOG = Logger.getLogger(RedisRateLimiter.class);
     private static final CounterScripts.Script SCRIPT = CounterScripts.check();
@@ -56,7 +56,7 @@ final class RedisRateLimiter implements RateLimiter {
      * @param cluster {@code redis} is a Cluster client: the checks of a turn go as one call per node; else as
      * one call for all
      */
-    RedisRateLimiter(Redis redis, boolean coalesce, boolean cluster) {
+    public RedisRateLimiter(Redis redis, boolean coalesce, boolean cluster) {
         this(redis, coalesce, cluster ? new SlotOwners(redis) : null);
     }
 

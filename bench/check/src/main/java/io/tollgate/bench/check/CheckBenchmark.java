@@ -1,6 +1,5 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.bench.check;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -19,20 +18,19 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Policy;
-import io.tollgate.gateway.store.Stores;
+import io.tollgate.gateway.limiter.BenchmarkStore;
+import io.tollgate.gateway.limiter.Bucket;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 
 /**
- * Checks per second through the gateway's store path: {@link GuardedStore} (timeout, breaker, latency
- * timer) over the Redis store (one connection pinned per event loop; with {@code coalesce}, the checks a
+ * Checks per second through the gateway's store path, opened by {@link BenchmarkStore}: the guarded store
+ * (timeout, breaker, latency timer) over the Redis store (one connection pinned per event loop; with {@code coalesce}, the
+ * checks a
  * loop asks for in one turn as ONE {@code EVALSHA} of check.lua, else one each; NOSCRIPT fallback) against a
  * real Redis at {@code -Dredis.url}. {@code inFlight} checks are
  * outstanding at all times, spread over {@code loops} event loops, as the gateway's requests are; each
@@ -49,35 +47,28 @@ public class CheckBenchmark {
     static final int BATCH = 20_000;
     private static final Policy GENEROUS = new Policy(Algorithm.TOKEN_BUCKET, 1_000_000_000L, 1_000, 1_000_000_000L);
 
-    @Param({ "10000", "1" })
+    @Param({"10000", "1"})
     int keys;
 
-    @Param({ "50" })
+    @Param({"50"})
     int inFlight;
 
-    @Param({ "2" })
+    @Param({"2"})
     int loops;
 
     /** {@code tollgate.store.coalesce}: one script call per loop's batch of checks (standalone Redis). */
-    @Param({ "true" })
+    @Param({"true"})
     boolean coalesce;
 
     private Vertx vertx;
-    private Redis client;
-    private GuardedStore store;
+    private BenchmarkStore store;
     private List<List<Bucket>> buckets;
     private Context[] contexts;
 
     @Setup(Level.Trial)
     public void start() throws Exception {
         vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
-        client = Redis.createClient(vertx, new RedisOptions()
-                .setConnectionString(System.getProperty("redis.url", "redis://127.0.0.1:6379"))
-                .setMaxPoolSize(loops * 2)
-                .setMaxWaitingHandlers(inFlight * 4));
-        store = new GuardedStore(Stores.redis(client, coalesce), vertx, Duration.ofSeconds(1),
-                new CircuitBreaker(100, 0.6, Duration.ofSeconds(1).toNanos(), System::nanoTime),
-                new SimpleMeterRegistry());
+        store = BenchmarkStore.redis(vertx, System.getProperty("redis.url", "redis://127.0.0.1:6379"), coalesce);
         buckets = new ArrayList<>(keys);
         for (int i = 0; i < keys; i++) {
             buckets.add(List.of(new Bucket(CounterKeys.key("bench.check", "client-" + i), GENEROUS)));
@@ -91,7 +82,7 @@ public class CheckBenchmark {
 
     @TearDown(Level.Trial)
     public void stop() {
-        client.close();
+        store.close();
         vertx.close().toCompletionStage().toCompletableFuture().join();
     }
 

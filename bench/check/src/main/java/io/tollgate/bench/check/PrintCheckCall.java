@@ -1,4 +1,4 @@
-package io.tollgate.gateway.store;
+package io.tollgate.bench.check;
 
 import java.util.List;
 import java.util.OptionalLong;
