@@ -9,14 +9,14 @@
 -- ARGV[1]     now as Unix time in microseconds, or "" to take Redis TIME (production always does;
 --             tests pass it). Expiries are absolute (SET ... PXAT), so an explicit now must be a
 --             real moment: a value far in the past writes keys that vanish at once.
--- ARGV[2]     cost of each check, a whole number >= 1 ("" = 1)
--- then four per key i, from ARGV[2 + 4(i-1) + 1]:
+-- then five per key i, from ARGV[1 + 5(i-1) + 1]:
 --             algorithm wire name (token_bucket, gcra, sliding_window, fixed_window), limit,
---             period_ms, burst; all whole numbers from 1 to 1e12
--- then, for several clients, one per client g from ARGV[2 + 4N + 1]: how many of the keys, in order, are
+--             period_ms, burst, cost (what one check spends from that bucket); all whole numbers from
+--             1 to 1e12
+-- then, for several clients, one per client g from ARGV[1 + 5N + 1]: how many of the keys, in order, are
 --             client g's (whole numbers summing to N). Without them the N keys are one client's.
--- Leaves: n (the key count), now, cost, policy (per key i at 4(i-1)+1..+4: its algorithm's decide, limit,
--- period_ms, burst) and last (the last key of each client, when several; else nil).
+-- Leaves: n (the key count), now, policy (per key i at 5(i-1)+1..+5: its algorithm's decide, limit,
+-- period_ms, burst, cost) and last (the last key of each client, when several; else nil).
 -- Nonsense arguments return an error naming the argument and its value (fail): every argument is read
 -- before the first bucket.
 
@@ -34,9 +34,9 @@ local n = #KEYS
 if n == 0 then
   return fail('no KEYS given')
 end
-local clients = #ARGV - (2 + 4 * n)
+local clients = #ARGV - (1 + 5 * n)
 if clients < 0 then
-  return fail('ARGV count ' .. #ARGV .. ' for ' .. n .. ' keys, expected ' .. (2 + 4 * n)
+  return fail('ARGV count ' .. #ARGV .. ' for ' .. n .. ' keys, expected ' .. (1 + 5 * n)
     .. ' (and one key count per client when several)')
 end
 
@@ -52,25 +52,17 @@ else
   end
 end
 
-local cost = 1
-if ARGV[2] ~= '' then
-  cost = whole(ARGV[2])
-  if not cost then
-    return fail('cost must be a whole number >= 1, was "' .. ARGV[2] .. '"')
-  end
-end
-
--- per key at 4(i-1)+1..+4: its algorithm, limit, period_ms and burst, every key's read before any bucket
--- is (so nonsense for a later client spends nothing of an earlier one); sized for the common one-key call,
--- as reply and pending below
-local policy = { false, false, false, false }
+-- per key at 5(i-1)+1..+5: its algorithm, limit, period_ms, burst and cost, every key's read before any
+-- bucket is (so nonsense for a later client spends nothing of an earlier one); sized for the common one-key
+-- call, as reply and pending below
+local policy = { false, false, false, false, false }
 for i = 1, n do
-  local a = 2 + 4 * (i - 1)
+  local a = 1 + 5 * (i - 1)
   local algorithm = ALGORITHMS[ARGV[a + 1]]
   if not algorithm then
     return fail('algorithm of key ' .. i .. ' is unknown: "' .. ARGV[a + 1] .. '"')
   end
-  local limit, period_ms, burst = whole(ARGV[a + 2]), whole(ARGV[a + 3]), whole(ARGV[a + 4])
+  local limit, period_ms, burst, cost = whole(ARGV[a + 2]), whole(ARGV[a + 3]), whole(ARGV[a + 4]), whole(ARGV[a + 5])
   if not limit then
     return fail('limit of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 2] .. '"')
   end
@@ -80,8 +72,11 @@ for i = 1, n do
   if not burst then
     return fail('burst of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 4] .. '"')
   end
-  local r = 4 * (i - 1)
-  policy[r + 1], policy[r + 2], policy[r + 3], policy[r + 4] = algorithm, limit, period_ms, burst
+  if not cost then
+    return fail('cost of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 5] .. '"')
+  end
+  local r = 5 * (i - 1)
+  policy[r + 1], policy[r + 2], policy[r + 3], policy[r + 4], policy[r + 5] = algorithm, limit, period_ms, burst, cost
 end
 
 -- the last key of each client, when several
@@ -90,10 +85,10 @@ if clients > 0 then
   last = {}
   local counted = 0
   for g = 1, clients do
-    local count = whole(ARGV[2 + 4 * n + g])
+    local count = whole(ARGV[1 + 5 * n + g])
     if not count or counted + count > n then
       return fail('key count of client ' .. g .. ' must be a whole number >= 1 within the ' .. n
-        .. ' keys, was "' .. ARGV[2 + 4 * n + g] .. '"')
+        .. ' keys, was "' .. ARGV[1 + 5 * n + g] .. '"')
     end
     counted = counted + count
     last[g] = counted

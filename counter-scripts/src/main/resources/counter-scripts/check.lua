@@ -3,8 +3,8 @@
 -- The catalog sends the prelude, the four algorithm files (each run only when its slot is marked),
 -- arguments.lua (KEYS and ARGV, read and checked), then this driver.
 --
--- KEYS, ARGV  as arguments.lua reads them: the bucket keys; now, cost, four policy arguments per key, and
---             per client its key count when several
+-- KEYS, ARGV  as arguments.lua reads them: the bucket keys; now, five policy arguments per key (its cost
+--             among them), and per client its key count when several
 -- Reply       a flat array of 4 x N integers, per key: allowed (1/0), remaining, retry_after_ms,
 --             reset_ms. Per client, phase 1 decides each of its keys from its stored state; phase 2
 --             writes all of them only if every one allowed. When another key rejected, a key that would
@@ -32,9 +32,10 @@ for g = 1, last and clients or 1 do
   local stop = last and last[g] or n
   local all_allowed = true
   for i = first, stop do
-    local r = 4 * (i - 1)
+    local r, p = 4 * (i - 1), 5 * (i - 1)
     reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], pending[r + 1], pending[r + 2], pending[r + 3], pending[r + 4] =
-      policy[r + 1](written and written[KEYS[i]] or stored[i], policy[r + 2], policy[r + 3], policy[r + 4], now, cost)
+      policy[p + 1](written and written[KEYS[i]] or stored[i], policy[p + 2], policy[p + 3], policy[p + 4], now,
+        policy[p + 5])
     all_allowed = all_allowed and reply[r + 1] == 1
   end
 

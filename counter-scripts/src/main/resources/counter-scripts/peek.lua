@@ -4,18 +4,18 @@
 -- Each bucket is decided by its algorithm's own decide, as a check of cost 1 would, and only the view of
 -- nothing spent is kept: the state the decision would write is dropped.
 --
--- KEYS, ARGV  as arguments.lua reads them, as for check: the bucket keys; now ("" = Redis TIME), cost
---             (read and checked, but nothing is spent, so it changes nothing), four policy arguments per
---             key (the policy the bucket is read with), and per client its key count when several
+-- KEYS, ARGV  as arguments.lua reads them, as for check: the bucket keys; now ("" = Redis TIME), five
+--             policy arguments per key (the policy the bucket is read with; its cost is read and checked,
+--             but nothing is spent, so it changes nothing), and per client its key count when several
 -- Reply       a flat array of 3 x N integers, per key: exists (1 when the key is stored, 0 when it is
 --             absent: it then peeks as full), remaining (whole units held now), reset_ms (as a check
 --             reports it: until full; fixed window: until the current window ends)
 
 local reply = {}
 for i = 1, n do
-  local r = 4 * (i - 1)
+  local r = 5 * (i - 1)
   local raw = redis.call('GET', KEYS[i])
-  local _, _, _, _, _, _, held, reset_ms = policy[r + 1](raw, policy[r + 2], policy[r + 3], policy[r + 4], now, cost)
+  local _, _, _, _, _, _, held, reset_ms = policy[r + 1](raw, policy[r + 2], policy[r + 3], policy[r + 4], now, 1)
   local p = 3 * (i - 1)
   reply[p + 1], reply[p + 2], reply[p + 3] = raw and 1 or 0, held, reset_ms
 end

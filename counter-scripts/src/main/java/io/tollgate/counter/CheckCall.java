@@ -11,7 +11,7 @@ import java.util.OptionalLong;
  * @param keys
  * the bucket keys, KEYS[1..N]
  * @param args
- * ARGV: now (or empty), cost, then algorithm, limit, period_ms, burst per key; for the calls of several
+ * ARGV: now (or empty), then algorithm, limit, period_ms, burst, cost per key; for the calls of several
  * clients {@link #together together}, then each one's key count
  */
 public record CheckCall(List<String> keys, List<String> args) {
@@ -21,8 +21,12 @@ public record CheckCall(List<String> keys, List<String> args) {
         args = List.copyOf(args);
     }
 
+    /** Per key: algorithm, limit, period_ms, burst, cost. */
+    private static final int PER_KEY = 5;
+
     /**
-     * Builds the call for buckets {@code keys[i]} under {@code policies[i]}.
+     * Builds the call for buckets {@code keys[i]} under {@code policies[i]}, each check spending its policy's
+     * cost.
      *
      * @param nowMicros
      * explicit Unix time in microseconds (tests); empty lets Redis use its {@code TIME}, as
@@ -30,25 +34,34 @@ public record CheckCall(List<String> keys, List<String> args) {
      * a real moment (e.g. the real clock plus an offset): keys written at a time long past vanish
      * at once
      */
-    public static CheckCall of(List<String> keys, List<Policy> policies, long cost, OptionalLong nowMicros) {
+    public static CheckCall of(List<String> keys, List<Policy> policies, OptionalLong nowMicros) {
         if (keys.isEmpty() || keys.size() != policies.size()) {
             throw new IllegalArgumentException(
                     "need one policy per key and at least one key, got " + keys.size() + " keys, " + policies.size()
                             + " policies");
         }
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost must be >= 1, was " + cost);
-        }
-        List<String> args = new ArrayList<>(2 + 4 * policies.size());
+        List<String> args = new ArrayList<>(1 + PER_KEY * policies.size());
         args.add(nowMicros.isPresent() ? Long.toString(nowMicros.getAsLong()) : "");
-        args.add(cost == 1 ? "1" : Long.toString(cost));
         for (Policy policy : policies) {
             args.add(policy.algorithm().wireName());
             args.add(Long.toString(policy.limit()));
             args.add(Long.toString(policy.periodMs()));
             args.add(Long.toString(policy.burst()));
+            args.add(policy.cost() == 1 ? "1" : Long.toString(policy.cost()));
         }
         return new CheckCall(keys, args);
+    }
+
+    /** As {@link #of(List, List, OptionalLong)}, every check spending {@code cost} whatever its policy says. */
+    public static CheckCall of(List<String> keys, List<Policy> policies, long cost, OptionalLong nowMicros) {
+        if (cost < 1) {
+            throw new IllegalArgumentException("cost must be >= 1, was " + cost);
+        }
+        List<Policy> costed = new ArrayList<>(policies.size());
+        for (Policy policy : policies) {
+            costed.add(policy.withCost(cost));
+        }
+        return of(keys, costed, nowMicros);
     }
 
     /**
@@ -59,7 +72,7 @@ public record CheckCall(List<String> keys, List<String> args) {
      * slots, with {@link #evalArgsOnOneNode} when all are on one node. One call is returned as it is.
      *
      * @throws IllegalArgumentException
-     * when the calls differ in time or cost, which the script takes once for all of them
+     * when the calls differ in time, which the script takes once for all of them
      */
     public static CheckCall together(List<CheckCall> calls) {
         if (calls.size() == 1) {
@@ -68,22 +81,21 @@ public record CheckCall(List<String> keys, List<String> args) {
         CheckCall head = calls.get(0);
         int keyCount = 0;
         for (CheckCall call : calls) {
-            if (!call.args.get(0).equals(head.args.get(0)) || !call.args.get(1).equals(head.args.get(1))) {
-                throw new IllegalArgumentException("calls checked together share now and cost: " + head.args.subList(
-                        0, 2) + " and " + call.args.subList(0, 2));
+            if (!call.args.get(0).equals(head.args.get(0))) {
+                throw new IllegalArgumentException("calls checked together share now: " + head.args.get(0) + " and "
+                        + call.args.get(0));
             }
-            if (call.args.size() != 2 + 4 * call.keys.size()) {
+            if (call.args.size() != 1 + PER_KEY * call.keys.size()) {
                 throw new IllegalArgumentException("a call checked together is one client's, not already several");
             }
             keyCount += call.keys.size();
         }
         List<String> keys = new ArrayList<>(keyCount);
-        List<String> args = new ArrayList<>(2 + 5 * keyCount);
+        List<String> args = new ArrayList<>(1 + (PER_KEY + 1) * keyCount);
         args.add(head.args.get(0));
-        args.add(head.args.get(1));
         for (CheckCall call : calls) {
             keys.addAll(call.keys);
-            args.addAll(call.args.subList(2, call.args.size()));
+            args.addAll(call.args.subList(1, call.args.size()));
         }
         for (CheckCall call : calls) {
             args.add(Integer.toString(call.keys.size()));
@@ -115,7 +127,7 @@ public record CheckCall(List<String> keys, List<String> args) {
      */
     public List<String> evalArgsOnOneNode(int declaredClients) {
         int n = keys.size();
-        int clients = args.size() - (2 + 4 * n);
+        int clients = args.size() - (1 + PER_KEY * n);
         if (declaredClients < 1 || declaredClients > Math.max(1, clients)) {
             throw new IllegalArgumentException("declared clients must be from 1 to " + Math.max(1, clients) + ", was "
                     + declaredClients);
@@ -124,7 +136,7 @@ public record CheckCall(List<String> keys, List<String> args) {
         if (clients > 0) {
             declared = 0;
             for (int g = 0; g < declaredClients; g++) {
-                declared += Integer.parseInt(args.get(2 + 4 * n + g));
+                declared += Integer.parseInt(args.get(1 + PER_KEY * n + g));
             }
         }
         List<String> all = new ArrayList<>(2 + n + args.size());

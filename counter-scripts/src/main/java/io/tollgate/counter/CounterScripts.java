@@ -24,7 +24,7 @@ public final class CounterScripts {
     /**
      * The table the algorithm files fill and {@code arguments.lua} picks each key's {@code decide} from: a local,
      * as Redis forbids globals, built with one slot per {@link Algorithm} so filling it never resizes it (it is
-     * rebuilt on every call). The slots the call's ARGV names (every fourth from the third, up to the last
+     * rebuilt on every call). The slots the call's ARGV names (every fifth from the second, up to the last
      * key's) are marked {@code true} first, and each algorithm's code runs only when its slot is marked: Lua
      * builds every function it meets afresh on each call, so a call builds only its own algorithms' (measured
      * with {@code bench/scripts/counter-scripts-instructions.sh}: 4-6 % fewer instructions in Redis per check).
@@ -33,7 +33,7 @@ public final class CounterScripts {
     private static final String ALGORITHM_SLOTS = Arrays.stream(Algorithm.values())
             .map(a -> a.wireName() + " = false")
             .collect(Collectors.joining(", ", "local ALGORITHMS = { ", " }\n"))
-            + "for a = 3, 2 + 4 * #KEYS, 4 do if ALGORITHMS[ARGV[a]] == false then ALGORITHMS[ARGV[a]] = true end end\n";
+            + "for a = 2, 1 + 5 * #KEYS, 5 do if ALGORITHMS[ARGV[a]] == false then ALGORITHMS[ARGV[a]] = true end end\n";
 
     private static final Script CHECK = assemble("check", "", "check.lua");
     private static final Script CHECK_ON_NODE = assemble("check_on_node", read("on_node.lua"), "check.lua");

@@ -34,7 +34,7 @@ public final class InMemoryCounters {
     }
 
     /**
-     * Checks buckets {@code keys[i]} under {@code policies[i]}, spending {@code cost} from every one
+     * Checks buckets {@code keys[i]} under {@code policies[i]}, spending each policy's cost from its bucket
      * only if every one allows; the decisions are those the Lua script gives for the same arguments.
      * As for Redis, the keys of one call must share one hash tag (one client): that tag's lock makes
      * the call atomic.
@@ -42,22 +42,27 @@ public final class InMemoryCounters {
      * @param nowMicros
      * Unix time in microseconds
      */
-    public List<Decision> check(List<String> keys, List<Policy> policies, long cost, long nowMicros) {
+    public List<Decision> check(List<String> keys, List<Policy> policies, long nowMicros) {
         if (keys.isEmpty() || keys.size() != policies.size()) {
             throw new IllegalArgumentException("need one policy per key and at least one key, got " + keys.size()
                     + " keys, " + policies.size() + " policies");
         }
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost must be >= 1, was " + cost);
-        }
         List<Decision> decisions;
         synchronized (lockFor(keys.get(0))) {
-            decisions = decideAll(keys, policies, cost, nowMicros);
+            decisions = decideAll(keys, policies, nowMicros);
         }
         if (checks.incrementAndGet() % SWEEP_EVERY == 0) {
             forgetExpired(nowMicros);
         }
         return decisions;
+    }
+
+    /** As {@link #check(List, List, long)}, every check spending {@code cost} whatever its policy says. */
+    public List<Decision> check(List<String> keys, List<Policy> policies, long cost, long nowMicros) {
+        if (cost < 1) {
+            throw new IllegalArgumentException("cost must be >= 1, was " + cost);
+        }
+        return check(keys, policies.stream().map(p -> p.withCost(cost)).toList(), nowMicros);
     }
 
     /**
@@ -96,12 +101,12 @@ public final class InMemoryCounters {
         });
     }
 
-    private List<Decision> decideAll(List<String> keys, List<Policy> policies, long cost, long nowMicros) {
+    private List<Decision> decideAll(List<String> keys, List<Policy> policies, long nowMicros) {
         List<Step> steps = new ArrayList<>(keys.size());
         boolean allAllowed = true;
         for (int i = 0; i < keys.size(); i++) {
             Policy policy = policies.get(i);
-            Step step = CounterModel.of(policy.algorithm()).decide(states.get(keys.get(i)), policy, nowMicros, cost);
+            Step step = CounterModel.of(policy.algorithm()).decide(states.get(keys.get(i)), policy, nowMicros, policy.cost());
             steps.add(step);
             allAllowed &= step.decision().allowed();
         }

@@ -6,10 +6,10 @@ import java.util.OptionalLong;
 
 /**
  * The KEYS and ARGV of one call of the {@code peek} script and the parser of its reply. Peek takes the arguments
- * of {@code check} ({@link CheckCall} owns their layout) with a cost of 1, which it reads but never spends.
+ * of {@code check} ({@link CheckCall} owns their layout), whose costs it reads but never spends.
  *
  * @param call
- * the arguments, as a check of cost 1 of the same buckets
+ * the arguments, as a check of the same buckets
  */
 public record PeekCall(CheckCall call) {
 
@@ -23,7 +23,7 @@ public record PeekCall(CheckCall call) {
      * explicit Unix time in microseconds (tests); empty lets Redis use its {@code TIME}, as production must
      */
     public static PeekCall of(List<String> keys, List<Policy> policies, OptionalLong nowMicros) {
-        return new PeekCall(CheckCall.of(keys, policies, 1, nowMicros));
+        return new PeekCall(CheckCall.of(keys, policies, nowMicros));
     }
 
     /** The arguments of {@code EVALSHA} of {@link CounterScripts#peek} after the SHA-1: numkeys, KEYS, ARGV. */

@@ -1,12 +1,21 @@
 package io.tollgate.counter;
 
 /**
- * What one bucket allows: {@code limit} requests per {@code periodMs}, holding at most {@code burst}.
+ * What one bucket allows: {@code limit} units per {@code periodMs}, holding at most {@code burst}, and what one
+ * check spends from it: {@code cost} units (a request of the rule).
  * <p>
  * For {@code token_bucket} and {@code gcra} the rate is limit / period and the capacity is burst;
  * the window algorithms count {@code limit} per window of {@code periodMs} and ignore burst.
  */
-public record Policy(Algorithm algorithm, long limit, long periodMs, long burst) {
+public record Policy(Algorithm algorithm, long limit, long periodMs, long burst, long cost) {
+
+    /** The largest cost a check may spend, as the scripts take it. */
+    public static final long MAX_COST = 1_000_000_000_000L;
+
+    /** A policy whose checks spend one unit each. */
+    public Policy(Algorithm algorithm, long limit, long periodMs, long burst) {
+        this(algorithm, limit, periodMs, burst, 1);
+    }
 
     public Policy {
         if (algorithm == null) {
@@ -21,5 +30,13 @@ public record Policy(Algorithm algorithm, long limit, long periodMs, long burst)
         if (burst < 1) {
             throw new IllegalArgumentException("burst must be >= 1, was " + burst);
         }
+        if (cost < 1 || cost > MAX_COST) {
+            throw new IllegalArgumentException("cost must be from 1 to " + MAX_COST + ", was " + cost);
+        }
+    }
+
+    /** This policy with checks that spend {@code cost} units each. */
+    public Policy withCost(long cost) {
+        return cost == this.cost ? this : new Policy(algorithm, limit, periodMs, burst, cost);
     }
 }

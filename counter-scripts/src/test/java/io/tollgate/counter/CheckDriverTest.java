@@ -173,19 +173,35 @@ class CheckDriverTest extends RedisScriptTestBase {
     }
 
     @Test
-    void together_is_for_calls_of_one_moment_and_cost_each_one_clients() {
+    void together_is_for_calls_of_one_moment_each_one_clients_each_key_at_its_cost() {
         CheckCall a = CheckCall.of(List.of("rl:a:{x}"), List.of(TB), 1, OptionalLong.empty());
         CheckCall b = CheckCall.of(List.of("rl:a:{y}"), List.of(TB), 2, OptionalLong.empty());
         CheckCall c = CheckCall.of(List.of("rl:a:{z}"), List.of(TB), 1, OptionalLong.of(5));
         CheckCall d = CheckCall.of(List.of("rl:a:{w}"), List.of(TB), 1, OptionalLong.empty());
 
         assertThat(CheckCall.together(List.of(a))).isSameAs(a);
-        assertThat(CheckCall.together(List.of(a, d)).args()).containsExactly("", "1", "token_bucket", "10", "1000",
-                "20", "token_bucket", "10", "1000", "20", "1", "1");
-        assertThatThrownBy(() -> CheckCall.together(List.of(a, b))).hasMessageContaining("share now and cost");
-        assertThatThrownBy(() -> CheckCall.together(List.of(a, c))).hasMessageContaining("share now and cost");
+        assertThat(CheckCall.together(List.of(a, b)).args()).containsExactly("", "token_bucket", "10", "1000", "20",
+                "1", "token_bucket", "10", "1000", "20", "2", "1", "1");
+        assertThatThrownBy(() -> CheckCall.together(List.of(a, c))).hasMessageContaining("share now");
         assertThatThrownBy(() -> CheckCall.together(List.of(a, CheckCall.together(List.of(a, d)))))
                 .hasMessageContaining("not already several");
+    }
+
+    @Test
+    void each_key_spends_its_own_cost_all_or_nothing() {
+        String cheap = freshKey("cost-cheap");
+        String dear = cheap.replace("cost-cheap", "cost-dear");
+        long now = base();
+        List<Policy> policies = List.of(TB.withCost(1), TB.withCost(7));
+        List<Decision> first = client.check(CheckCall.of(List.of(cheap, dear), policies, OptionalLong.of(now)));
+        assertThat(first).extracting(Decision::allowed).containsExactly(true, true);
+        assertThat(first).extracting(Decision::remaining).containsExactly(19L, 13L);
+        client.check(CheckCall.of(List.of(cheap, dear), policies, OptionalLong.of(now)));
+        // the dear bucket holds 6 of the 7 a third request needs: nothing is spent, the cheap one keeps its 18
+        List<Decision> third = client.check(CheckCall.of(List.of(cheap, dear), policies, OptionalLong.of(now)));
+        assertThat(third).extracting(Decision::allowed).containsExactly(true, false);
+        assertThat(third).extracting(Decision::remaining).containsExactly(18L, 6L);
+        assertThat(third.get(1).retryAfterMs()).as("10 a second: the 7th token in 100 ms").isEqualTo(100);
     }
 
     @Test
@@ -193,16 +209,16 @@ class CheckDriverTest extends RedisScriptTestBase {
         String first = freshKey("counts-a");
         String second = freshKey("counts-b");
         String now = Long.toString(base());
-        List<String> policies = List.of(now, "1", "token_bucket", "10", "1000", "5", "token_bucket", "10", "1000",
-                "5");
+        List<String> policies = List.of(now, "token_bucket", "10", "1000", "5", "1", "token_bucket", "10", "1000",
+                "5", "1");
         List<String> keys = List.of(first, second);
         assertError(keys, plus(policies, "1"), "sum to 1, not the 2 keys");
         assertError(keys, plus(policies, "1", "2"), "key count of client 2", "\"2\"");
         assertError(keys, plus(policies, "0", "2"), "key count of client 1", "\"0\"");
         assertError(keys, plus(policies, "x", "1"), "key count of client 1", "\"x\"");
         // a nonsense policy of a later client: the earlier one is not spent either
-        List<String> badSecond = List.of(now, "1", "token_bucket", "10", "1000", "5", "token_bucket", "10", "1000",
-                "-5", "1", "1");
+        List<String> badSecond = List.of(now, "token_bucket", "10", "1000", "5", "1", "token_bucket", "10", "1000",
+                "-5", "1", "1", "1");
         assertError(keys, badSecond, "burst of key 2", "\"-5\"");
         assertThat(stored(first)).isNull();
         assertThat(stored(second)).isNull();
@@ -218,20 +234,21 @@ class CheckDriverTest extends RedisScriptTestBase {
     void nonsense_arguments_are_errors_naming_the_argument_and_value() {
         String key = freshKey("bad");
         String now = Long.toString(base());
-        assertError(List.of(key), List.of(now, "1", "token_bucket", "-3", "1000", "5"), "limit of key 1", "\"-3\"");
-        assertError(List.of(key), List.of(now, "1", "token_bucket", "0", "1000", "5"), "limit of key 1", "\"0\"");
-        assertError(List.of(key), List.of(now, "1", "gcra", "10", "abc", "5"), "period_ms of key 1", "\"abc\"");
-        assertError(List.of(key), List.of(now, "1", "gcra", "10", "1000", ""), "burst of key 1", "\"\"");
-        assertError(List.of(key), List.of(now, "1", "fixed_window", "10", "1000", "1.5"), "burst", "\"1.5\"");
-        assertError(List.of(key), List.of(now, "1", "leaky_bucket", "10", "1000", "5"), "algorithm of key 1",
+        assertError(List.of(key), List.of(now, "token_bucket", "-3", "1000", "5", "1"), "limit of key 1", "\"-3\"");
+        assertError(List.of(key), List.of(now, "token_bucket", "0", "1000", "5", "1"), "limit of key 1", "\"0\"");
+        assertError(List.of(key), List.of(now, "gcra", "10", "abc", "5", "1"), "period_ms of key 1", "\"abc\"");
+        assertError(List.of(key), List.of(now, "gcra", "10", "1000", "", "1"), "burst of key 1", "\"\"");
+        assertError(List.of(key), List.of(now, "fixed_window", "10", "1000", "1.5", "1"), "burst", "\"1.5\"");
+        assertError(List.of(key), List.of(now, "leaky_bucket", "10", "1000", "5", "1"), "algorithm of key 1",
                 "\"leaky_bucket\"");
-        assertError(List.of(key), List.of(now, "0", "token_bucket", "10", "1000", "5"), "cost", "\"0\"");
-        assertError(List.of(key), List.of(now, "-1", "token_bucket", "10", "1000", "5"), "cost", "\"-1\"");
-        assertError(List.of(key), List.of("-5", "1", "token_bucket", "10", "1000", "5"), "now_us", "\"-5\"");
-        assertError(List.of(key), List.of("soon", "1", "token_bucket", "10", "1000", "5"), "now_us", "\"soon\"");
-        assertError(List.of(key), List.of(now, "1", "token_bucket", "10", "1000"), "ARGV count 5", "expected 6");
-        assertError(List.of(key, key + "2"), List.of(now, "1", "token_bucket", "10", "1000", "5"), "ARGV count 6",
-                "expected 10");
+        assertError(List.of(key), List.of(now, "token_bucket", "10", "1000", "5", "0"), "cost of key 1", "\"0\"");
+        assertError(List.of(key), List.of(now, "token_bucket", "10", "1000", "5", "-1"), "cost of key 1", "\"-1\"");
+        assertError(List.of(key), List.of(now, "token_bucket", "10", "1000", "5", ""), "cost of key 1", "\"\"");
+        assertError(List.of(key), List.of("-5", "token_bucket", "10", "1000", "5", "1"), "now_us", "\"-5\"");
+        assertError(List.of(key), List.of("soon", "token_bucket", "10", "1000", "5", "1"), "now_us", "\"soon\"");
+        assertError(List.of(key), List.of(now, "token_bucket", "10", "1000", "5"), "ARGV count 5", "expected 6");
+        assertError(List.of(key, key + "2"), List.of(now, "token_bucket", "10", "1000", "5", "1"), "ARGV count 6",
+                "expected 11");
         assertThat(stored(key)).isNull();
     }
 

@@ -173,19 +173,18 @@ class ClusterCheckTest {
         CheckCall both = CheckCall.together(List.of(a, b));
 
         CheckCall c = CheckCall.of(List.of("rl:b:{y}"), List.of(TB), 1, OptionalLong.empty());
-        List<String> policy = List.of("token_bucket", "10", "1000", "20");
+        List<String> policy = List.of("token_bucket", "10", "1000", "20", "1");
 
-        assertThat(both.evalArgsOnOneNode(1)).containsExactly("2", "rl:a:{x}", "rl:b:{x}", "1", "rl:a:{y}", "", "1",
-                "token_bucket", "10", "1000", "20", "token_bucket", "10", "1000", "20", "token_bucket", "10", "1000",
-                "20", "2", "1");
-        assertThat(a.evalArgsOnOneNode(1)).containsExactly("2", "rl:a:{x}", "rl:b:{x}", "0", "", "1", "token_bucket",
-                "10", "1000", "20", "token_bucket", "10", "1000", "20");
+        assertThat(both.evalArgsOnOneNode(1)).containsExactlyElementsOf(concat(List.of("2", "rl:a:{x}", "rl:b:{x}",
+                "1", "rl:a:{y}", ""), policy, policy, policy, List.of("2", "1")));
+        assertThat(a.evalArgsOnOneNode(1)).containsExactlyElementsOf(concat(List.of("2", "rl:a:{x}", "rl:b:{x}", "0",
+                ""), policy, policy));
         // two clients of one slot declared, the third carried
         List<String> threeArgs = CheckCall.together(List.of(b, c, a)).evalArgsOnOneNode(2);
         assertThat(threeArgs.subList(0, 7)).containsExactly("2", "rl:a:{y}", "rl:b:{y}", "2", "rl:a:{x}", "rl:b:{x}",
                 "");
-        assertThat(threeArgs.subList(7, threeArgs.size())).containsExactlyElementsOf(concat(List.of("1"), policy,
-                policy, policy, policy, List.of("1", "1", "2")));
+        assertThat(threeArgs.subList(7, threeArgs.size())).containsExactlyElementsOf(concat(policy, policy, policy,
+                policy, List.of("1", "1", "2")));
         assertThatThrownBy(() -> both.evalArgsOnOneNode(3)).hasMessageContaining("from 1 to 2");
         assertThatThrownBy(() -> a.evalArgsOnOneNode(0)).hasMessageContaining("from 1 to 1");
     }

@@ -147,11 +147,11 @@ class PeekScriptTest extends RedisScriptTestBase {
     void nonsense_arguments_are_errors_naming_the_script_the_argument_and_value() {
         String key = freshKey("bad");
         String now = Long.toString(base());
-        assertError(List.of(key), List.of(now, "1", "token_bucket", "0", "1000", "5"), "limit of key 1", "\"0\"");
-        assertError(List.of(key), List.of(now, "1", "leaky_bucket", "10", "1000", "5"), "algorithm of key 1",
+        assertError(List.of(key), List.of(now, "token_bucket", "0", "1000", "5", "1"), "limit of key 1", "\"0\"");
+        assertError(List.of(key), List.of(now, "leaky_bucket", "10", "1000", "5", "1"), "algorithm of key 1",
                 "\"leaky_bucket\"");
-        assertError(List.of(key), List.of("soon", "1", "gcra", "10", "1000", "5"), "now_us", "\"soon\"");
-        assertError(List.of(key), List.of(now, "1", "gcra", "10", "1000"), "ARGV count 5", "expected 6");
+        assertError(List.of(key), List.of("soon", "gcra", "10", "1000", "5", "1"), "now_us", "\"soon\"");
+        assertError(List.of(key), List.of(now, "gcra", "10", "1000", "5"), "ARGV count 5", "expected 6");
         assertThatThrownBy(() -> PeekCall.of(List.of(key), List.of(TB), OptionalLong.empty()).parse(List.of(1L, 2L)))
                 .hasMessageContaining("peek replied 2 integers for 1 keys");
     }

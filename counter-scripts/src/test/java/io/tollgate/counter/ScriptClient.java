@@ -50,6 +50,11 @@ final class ScriptClient implements AutoCloseable {
         return check(CheckCall.of(keys, policies, cost, OptionalLong.of(nowMicros)));
     }
 
+    /** Each key at its policy's own cost. */
+    List<Decision> check(List<String> keys, List<Policy> policies, long nowMicros) {
+        return check(CheckCall.of(keys, policies, OptionalLong.of(nowMicros)));
+    }
+
     List<Decision> check(CheckCall call) {
         return call.parse(await(checkAsync(call)));
     }

@@ -103,7 +103,8 @@ class ExplainRoute {
                 .put("algorithm", rule.algorithm().wireName())
                 .put("limit", policy.limit())
                 .put("period", Periods.format(policy.period()))
-                .put("burst", policy.burst()))
+                .put("burst", policy.burst())
+                .put("cost", rule.cost()))
                 .put("source", policy.source())
                 .put("key", target.bucket().key());
         if (policy.blocks()) {

@@ -99,6 +99,6 @@ final class FailurePolicy {
     static Policy share(Policy policy, int gateways) {
         int n = Math.max(1, gateways);
         return new Policy(policy.algorithm(), Math.max(1, policy.limit() / n), policy.periodMs(),
-                Math.max(1, policy.burst() / n));
+                Math.max(1, policy.burst() / n), policy.cost());
     }
 }

@@ -72,8 +72,8 @@ final class FallbackBuckets {
     }
 
     /**
-     * One request against {@code buckets} (one client's), all-or-nothing: each needs one whole unit, and
-     * either every one is spent or none. As from the store, each decision says whether ITS bucket allows.
+     * One request against {@code buckets} (one client's), all-or-nothing: each needs its policy's cost in
+     * whole units, and either every one is spent or none. As from the store, each decision says whether ITS bucket allows.
      *
      * @param gateways the live gateways sharing the rule
      */
@@ -82,6 +82,7 @@ final class FallbackBuckets {
         Decision[] out = new Decision[buckets.size()];
         Policy[] shares = new Policy[buckets.size()];
         double[] held = new double[buckets.size()];
+        long[] cost = new long[buckets.size()];
         Local[] local = new Local[buckets.size()];
         synchronized (lockOf(buckets.get(0).key())) {
             long now = nanoClock.getAsLong();
@@ -92,13 +93,14 @@ final class FallbackBuckets {
                 shares[i] = share;
                 local[i] = locals.computeIfAbsent(bucket.key(), k -> new Local(share.burst(), now));
                 held[i] = held(local[i], words.get(bucket.key()), share, n, now);
-                all &= held[i] >= 1 - EPSILON;
+                cost[i] = bucket.policy().cost();
+                all &= held[i] >= cost[i] - EPSILON;
             }
             for (int i = 0; i < buckets.size(); i++) {
-                double left = all ? Math.max(0, held[i] - 1) : held[i];
+                double left = all ? Math.max(0, held[i] - cost[i]) : held[i];
                 local[i].tokens = left;
                 local[i].atNanos = now;
-                out[i] = decision(held[i] >= 1 - EPSILON, left, shares[i]);
+                out[i] = decision(held[i] >= cost[i] - EPSILON, left, cost[i], shares[i]);
             }
             if (locals.size() >= MAX_ENTRIES) {
                 locals.clear(); // only a cap: the share decides for whoever was forgotten
@@ -118,11 +120,11 @@ final class FallbackBuckets {
         return tokens;
     }
 
-    private static Decision decision(boolean allowed, double left, Policy share) {
+    private static Decision decision(boolean allowed, double left, long cost, Policy share) {
         double rate = ratePerNano(share);
         long remaining = (long) Math.floor(left + EPSILON);
         long resetMs = ceilMs((share.burst() - left) / rate);
-        long retryMs = allowed ? 0 : Math.max(1, ceilMs((1 - left) / rate));
+        long retryMs = allowed ? 0 : cost > share.burst() ? Decision.RETRY_NEVER : Math.max(1, ceilMs((cost - left) / rate));
         return new Decision(allowed, remaining, retryMs, resetMs);
     }
 

@@ -16,17 +16,17 @@ import io.tollgate.counter.Policy;
  * to whole ms (about 1 ms), never before it. (Counted from when the check was sent, every retry came that
  * early, and a flood cost about two rejected store calls per retry period instead of none.)
  * <p>
- * A check that took a bucket's last token (token bucket, GCRA) is remembered as a rejection until the next
- * token: reset (the time until full) less (burst - 1) token intervals.
+ * A check that left a bucket less than a request's cost (token bucket, GCRA) is remembered as a rejection until
+ * the bucket holds the cost again: reset (the time until full) less (burst - cost) token intervals.
  * <p>
  * Single flight, for token bucket and GCRA: when a remembered rejection runs out, the next request probes
  * the store and the others that arrive while its answer is on
- * the way are answered 429 from memory, until the answer comes, and never past one token interval
- * (period ÷ limit) after the bucket could hold its next token: before then the probe takes the only token
- * there can be, so none of them could have passed either. Without it every one of a flood's connections
- * reaches the store each time a token frees. Windows free their whole limit at once: no single flight; nor
- * a bucket idle long enough to hold two tokens or more (a burst must not wait behind one probe), except a
- * bucket of burst 1, which never holds more than the one its probe takes.
+ * the way are answered 429 from memory, until the answer comes, and never past one request's worth of tokens
+ * (cost × period ÷ limit) after the bucket could hold its next request: before then the probe takes the only
+ * request's worth there can be, so none of them could have passed either. Without it every one of a flood's
+ * connections reaches the store each time a token frees. Windows free their whole limit at once: no single
+ * flight; nor a bucket idle long enough to hold two requests' worth or more (a burst must not wait behind one
+ * probe), except a bucket whose burst holds one request, which never holds more than the one its probe takes.
  */
 final class RejectionCache {
 
@@ -100,11 +100,12 @@ final class RejectionCache {
                 waits[i] = msLeft(e.untilNanos(), now);
                 return waits;
             }
-            // the others wait for this probe until the bucket could hold a second token (never, at burst 1),
-            // and no longer than one interval from now, in case its answer never comes
-            long interval = interval(e.policy());
-            long secondToken = e.policy().burst() > 1 ? e.untilNanos() + interval : Long.MAX_VALUE;
-            long holdUntil = e.probing() ? now : Math.min(secondToken, now + Math.min(interval, PROBE_NANOS));
+            // the others wait for this probe until the bucket could hold a second request's cost (never, when
+            // the burst holds only one), and no longer than one request's worth of refill from now, in case its
+            // answer never comes
+            long step = interval(e.policy()) * e.policy().cost();
+            long secondRequest = e.policy().burst() >= 2 * e.policy().cost() ? e.untilNanos() + step : Long.MAX_VALUE;
+            long holdUntil = e.probing() ? now : Math.min(secondRequest, now + Math.min(step, PROBE_NANOS));
             if (holdUntil <= now) {
                 entries.remove(key, e); // a window, an old entry or a lost probe: everyone may go
                 continue;
@@ -137,13 +138,16 @@ final class RejectionCache {
      * tokens, full again in {@code resetMs}.
      */
     void allowed(Bucket bucket, long remaining, long resetMs) {
-        long interval = remaining > 0 ? 0 : interval(bucket.policy()); // tokens left, the common case: no division
+        long cost = bucket.policy().cost();
+        // enough left for another request, the common case: no division
+        long interval = remaining >= cost ? 0 : interval(bucket.policy());
         if (interval == 0) {
             forget(bucket.key());
             return;
         }
-        // the last token is gone: nobody passes before the next one, then one request probes (single flight)
-        remember(bucket, Math.max(0, resetMs * 1_000_000 - (bucket.policy().burst() - 1) * interval));
+        // less than a request's cost is left: nobody passes before the bucket holds it again (its fill falls
+        // (burst - cost) intervals short of full then), then one request probes (single flight)
+        remember(bucket, Math.max(0, resetMs * 1_000_000 - (bucket.policy().burst() - cost) * interval));
     }
 
     /** {@code bucket} is rejected for {@code forNanos} from now, the moment its answer arrived. */

@@ -30,7 +30,6 @@ final class InMemoryRateLimiter implements RateLimiter {
             return Future.succeededFuture(counters.check(
                     buckets.stream().map(Bucket::key).toList(),
                     buckets.stream().map(Bucket::policy).toList(),
-                    1,
                     nowMicros));
         } catch (RuntimeException e) {
             return Future.failedFuture(e);

@@ -45,7 +45,6 @@ public final class RedisRateLimiter implements RateLimiter {
     private static final CounterScripts.Script SCRIPT = CounterScripts.check();
     private static final CounterScripts.Script ON_NODE = CounterScripts.checkOnNode();
     private static final CounterScripts.Script PEEK = CounterScripts.peek();
-    private static final long COST = 1;
 
     private final PinnedConnections redis;
     private final CoalescedChecks coalesced;
@@ -78,7 +77,7 @@ public final class RedisRateLimiter implements RateLimiter {
             keys.add(bucket.key());
             policies.add(bucket.policy());
         }
-        CheckCall call = CheckCall.of(keys, policies, COST, OptionalLong.empty());
+        CheckCall call = CheckCall.of(keys, policies, OptionalLong.empty());
         return coalesced != null ? coalesced.check(call) : run(call).map(call::parse);
     }
 

@@ -46,6 +46,20 @@ class RejectionCacheTest {
     }
 
     @Test
+    void aCheckThatLeftLessThanTheCostIsRememberedUntilTheCostIsBack() {
+        // 2 a second, burst 20, cost 5: a check leaves 3 whole tokens (3.4 held), full again in 8.3 s; the
+        // next request needs 1.6 more tokens, 800 ms: the time until full less 15 token intervals (7.5 s)
+        Bucket dear = new Bucket("rl:dear:{k}", new Policy(Algorithm.TOKEN_BUCKET, 2, 1000, 20, 5));
+        cache.allowed(dear, 3, 8_300);
+        assertThat(cache.admit(List.of(dear))).containsExactly(800);
+        nanos.addAndGet(800_000_000L);
+        assertThat(cache.admit(List.of(dear))).as("the cost is back: one request probes").isNull();
+
+        cache.allowed(dear, 5, 7_500);
+        assertThat(cache.admit(List.of(dear))).as("the cost is left: nothing remembered").isNull();
+    }
+
+    @Test
     void aRejectionAboutToRunOutStillAnswersWithAWait() {
         // the clock moves 0.6 ms at every reading: the wait is read with the decision, never after it
         AtomicLong ticking = new AtomicLong(5_000_000_000L);

@@ -108,11 +108,11 @@ class CoalescedChecksTest extends OnLoopTestBase {
         // pure logic: the sender is a stand-in here, the tests above use Redis
         Context loop = vertx.getOrCreateContext();
         CheckCall one = CheckCall.of(List.of("rl:a:{x}"), List.of(FIVE), 1, OptionalLong.empty());
-        CheckCall costly = CheckCall.of(List.of("rl:a:{y}"), List.of(FIVE), 2, OptionalLong.empty());
+        CheckCall timed = CheckCall.of(List.of("rl:a:{y}"), List.of(FIVE), 1, OptionalLong.of(5));
         CoalescedChecks unsendable = sending(call -> Future.succeededFuture(List.of()));
 
         assertThatThrownBy(() -> onLoop(loop, () -> bothFailed(unsendable.check(one),
-                unsendable.check(costly)))).hasMessageContaining("share now and cost");
+                unsendable.check(timed)))).hasMessageContaining("share now");
 
         CoalescedChecks shortReply = sending(call -> Future.succeededFuture(List.of(1L, 4L, 0L, 100L)));
         assertThatThrownBy(() -> onLoop(loop, () -> {

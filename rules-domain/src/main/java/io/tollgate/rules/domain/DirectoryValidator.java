@@ -53,6 +53,14 @@ public final class DirectoryValidator {
                 errors.add(new FieldError("overrides." + ruleId, ruleId, "counts by " + rule.key().wire()
                         + ": only " + (kind == KeySpec.Kind.API_KEY ? "rules keyed api_key" : "rules keyed tenant")
                         + " take " + (kind == KeySpec.Kind.API_KEY ? "a client's" : "a tenant's") + " override"));
+            } else {
+                Limits override = overrides.get(ruleId);
+                boolean blocks = override.limit() != null && override.limit() == 0;
+                long capacity = rule.capacity(override.limitOver(rule), override.burstOver(rule));
+                if (!blocks && capacity < rule.cost()) {
+                    errors.add(new FieldError("overrides." + ruleId, null, "holds at most " + capacity
+                            + ", less than the rule's cost " + rule.cost() + ": a request could never pass"));
+                }
             }
         }
         return errors;

@@ -36,7 +36,7 @@ public record Effective(long limit, Duration period, long burst, String source, 
         long limit = limits.limitOver(rule);
         Duration period = limits.periodOver(rule);
         long burst = limits.burstOver(rule);
-        Policy policy = limit == 0 ? null : new Policy(rule.algorithm(), limit, period.toMillis(), burst);
+        Policy policy = limit == 0 ? null : new Policy(rule.algorithm(), limit, period.toMillis(), burst, rule.cost());
         return new Effective(limit, period, burst, source, policy);
     }
 

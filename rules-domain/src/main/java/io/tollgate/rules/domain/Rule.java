@@ -1,6 +1,7 @@
 package io.tollgate.rules.domain;
 
 import static io.tollgate.rules.domain.RuleValidator.AT_LEAST;
+import static io.tollgate.rules.domain.RuleValidator.AT_MOST;
 import static io.tollgate.rules.domain.RuleValidator.AT_MOST_ENTRIES;
 import static io.tollgate.rules.domain.RuleValidator.ID_MISMATCH;
 import static io.tollgate.rules.domain.RuleValidator.ID_REGEX;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -63,9 +65,13 @@ import io.tollgate.counter.Policy;
  * what to do with a request that lacks the key
  * @param plans
  * the limits of each plan that differs from the rule's own, by plan name; empty when none
+ * @param cost
+ * what one request spends from its bucket, from 1 (the default, left out of the wire form) to
+ * {@link #MAX_COST}; at most what the bucket can hold (burst, or limit for a window), for the rule and each
+ * plan
  */
-@JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "failure_mode",
-        "shadow", "enabled", "missing_key", "plans"})
+@JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "cost",
+        "failure_mode", "shadow", "enabled", "missing_key", "plans"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Rule(
         @NotNull(message = REQUIRED) @Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String id,
@@ -80,7 +86,33 @@ public record Rule(
         boolean shadow,
         boolean enabled,
         @JsonProperty("missing_key") MissingKey missingKey,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) @Size(max = MAX_PLANS, message = AT_MOST_ENTRIES) Map<@Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String, @NotNull(message = REQUIRED) @Valid Limits> plans) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) @Size(max = MAX_PLANS, message = AT_MOST_ENTRIES) Map<@Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String, @NotNull(message = REQUIRED) @Valid Limits> plans,
+        @Min(value = 1, message = AT_LEAST) @Max(value = MAX_COST, message = AT_MOST) @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultCost.class) long cost) {
+
+    /** The largest cost a rule may give a request. */
+    public static final long MAX_COST = 1_000_000_000L;
+
+    /** Leaves the default cost (1) out of the wire form. */
+    static final class DefaultCost {
+
+        @Override
+        public boolean equals(Object value) {
+            return value instanceof Long cost && cost == 1;
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
+    }
+
+    /** A rule whose requests cost 1, as before cost existed on the wire. */
+    public Rule(String id, String description, RuleMatch match, KeySpec key, Algorithm algorithm, long limit,
+            Duration period, long burst, FailureMode failureMode, boolean shadow, boolean enabled, MissingKey missingKey,
+            Map<String, Limits> plans) {
+        this(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled, missingKey,
+                plans, 1);
+    }
 
     public Rule {
         match = match == null ? RuleMatch.ANY : match;
@@ -99,15 +131,26 @@ public record Rule(
                 FailureMode.LOCAL, false, true, MissingKey.REJECT, Map.of());
     }
 
-    /** What one bucket of this rule allows, for the counter scripts. */
+    /** What one bucket of this rule allows, and what a request spends from it, for the counter scripts. */
     public Policy policy() {
-        return new Policy(algorithm, limit, period.toMillis(), burst);
+        return new Policy(algorithm, limit, period.toMillis(), burst, cost);
     }
 
     /** The same rule with other plans. */
     public Rule withPlans(Map<String, Limits> newPlans) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, newPlans);
+                missingKey, newPlans, cost);
+    }
+
+    /** The same rule with another cost per request. */
+    public Rule withCost(long newCost) {
+        return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
+                missingKey, plans, newCost);
+    }
+
+    /** What a bucket of this rule under {@code limit} and {@code burst} can hold: the burst, or for a window the limit. */
+    public long capacity(long limit, long burst) {
+        return algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.GCRA ? burst : limit;
     }
 
     /** The compiled {@code match.path}. */

@@ -19,7 +19,7 @@ import io.tollgate.counter.Algorithm;
 final class RuleReader {
 
     private static final Set<String> FIELDS = Set.of("id", "description", "match", "key", "algorithm", "limit",
-            "period", "burst", "failure_mode", "shadow", "enabled", "missing_key", "plans");
+            "period", "burst", "cost", "failure_mode", "shadow", "enabled", "missing_key", "plans");
     private static final Set<String> MATCH_FIELDS = Set.of("methods", "path");
 
     private RuleReader() {
@@ -69,6 +69,7 @@ final class RuleReader {
             in.settle("burst");
             burst = limit;
         }
+        Long cost = in.whole(node, "cost");
         FailureMode failureMode = in.parsed(node, "failure_mode", FailureMode::fromWireName,
                 "open, closed or local");
         Boolean shadow = in.bool(node, "shadow");
@@ -76,7 +77,8 @@ final class RuleReader {
         MissingKey missingKey = in.parsed(node, "missing_key", MissingKey::fromWireName, "reject or skip");
         Map<String, Limits> plans = LimitsReader.readMap(node.get("plans"), "plans", in);
         return new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst), failureMode,
-                shadow != null && shadow, enabled == null || enabled, missingKey, plans);
+                shadow != null && shadow, enabled == null || enabled, missingKey, plans,
+                cost == null ? 1 : cost);
     }
 
     private static RuleMatch match(JsonNode node, JsonFields in) {

@@ -1,5 +1,6 @@
 package io.tollgate.rules.domain;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -41,18 +42,57 @@ public final class RuleValidator {
     static final String TOO_LONG = "must be at most {max} characters";
     static final String AT_LEAST = "must be at least {value}";
     static final String AT_MOST_ENTRIES = "must have at most {max} entries";
+    static final String AT_MOST = "must be at most {value}";
 
     private RuleValidator() {
     }
 
     /** Every bad field of {@code rule}, in the rule's field order; empty when the rule is valid. */
     public static List<FieldError> validate(Rule rule) {
-        return Violations.toFieldErrors(Holder.VALIDATOR.validate(rule));
+        List<FieldError> errors = new ArrayList<>(Violations.toFieldErrors(Holder.VALIDATOR.validate(rule)));
+        errors.addAll(affordable(rule));
+        return errors;
+    }
+
+    /**
+     * A cost no bucket of the rule could ever hold (above its burst, or above its limit for a window), the
+     * rule's own or a plan's: such a request could never pass.
+     */
+    static List<FieldError> affordable(Rule rule) {
+        if (rule.cost() <= 1 || rule.cost() > Rule.MAX_COST || rule.period() == null) {
+            return List.of();
+        }
+        List<FieldError> errors = new ArrayList<>();
+        long own = rule.capacity(rule.limit(), rule.burst());
+        if (rule.limit() >= 1 && rule.burst() >= 1 && rule.cost() > own) {
+            errors.add(new FieldError("cost", Long.toString(rule.cost()),
+                    "must be at most what a bucket holds (" + own + "): a request could never pass"));
+        }
+        rule.plans().forEach((plan, limits) -> {
+            if (limits == null || (limits.limit() != null && limits.limit() == 0)) {
+                return;
+            }
+            long capacity = rule.capacity(limits.limitOver(rule), limits.burstOver(rule));
+            if (capacity >= 1 && rule.cost() > capacity) {
+                errors.add(new FieldError("plans." + plan, null, "holds at most " + capacity
+                        + ", less than the rule's cost " + rule.cost() + ": a request could never pass"));
+            }
+        });
+        return errors;
     }
 
     /** Every bad field of {@code set}, its rules' fields under {@code rules[i]}; empty when it is valid. */
     public static List<FieldError> validate(RuleSet set) {
-        return Violations.toFieldErrors(Holder.VALIDATOR.validate(set));
+        List<FieldError> errors = new ArrayList<>(Violations.toFieldErrors(Holder.VALIDATOR.validate(set)));
+        for (int i = 0; i < set.rules().size(); i++) {
+            Rule rule = set.rules().get(i);
+            if (rule != null) {
+                for (FieldError error : affordable(rule)) {
+                    errors.add(error.under("rules[" + i + "]"));
+                }
+            }
+        }
+        return errors;
     }
 
     /**

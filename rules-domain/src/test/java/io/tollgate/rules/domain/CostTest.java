@@ -1,0 +1,80 @@
+package io.tollgate.rules.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** A rule's {@code cost}: read, written (left out when 1), checked against what its buckets hold, passed on. */
+class CostTest {
+
+    private final RuleCodec codec = new RuleCodec();
+
+    @Test
+    void aCostIsReadWrittenAndGivenToTheBucketsPolicyAndItsPlans() {
+        Rule rule = codec.parseRule("""
+                {"id": "llm.calls", "key": "api_key", "limit": 10, "period": "1s", "burst": 20, "cost": 5,
+                 "plans": {"pro": {"limit": 100}}}""");
+        assertThat(rule.cost()).isEqualTo(5);
+        assertThat(rule.policy().cost()).isEqualTo(5);
+        assertThat(Effective.resolve(rule, "pro", null).policy().cost()).as("a plan keeps the rule's cost")
+                .isEqualTo(5);
+        assertThat(codec.write(rule)).contains("\"cost\":5");
+        assertThat(codec.parseRule(codec.write(rule))).isEqualTo(rule);
+    }
+
+    @Test
+    void theDefaultCostIsOneAndLeftOutOfTheWireForm() {
+        Rule rule = codec.parseRule("{\"id\": \"plain\", \"key\": \"ip\", \"limit\": 10, \"period\": \"1s\"}");
+        assertThat(rule.cost()).isEqualTo(1);
+        assertThat(codec.write(rule)).doesNotContain("cost");
+    }
+
+    @Test
+    void aCostNoBucketCanHoldIsRefusedNamingTheFieldAndThePlan() {
+        assertThatThrownBy(() -> codec.parseRule("""
+                {"id": "dear", "key": "api_key", "limit": 10, "period": "1s", "burst": 4, "cost": 5}"""))
+                .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                        .extracting(FieldError::field).containsExactly("cost"));
+        assertThatThrownBy(() -> codec.parseRule("""
+                {"id": "window", "key": "api_key", "algorithm": "fixed_window", "limit": 3, "period": "1m",
+                 "burst": 100, "cost": 5}"""))
+                .as("a window holds its limit, whatever the burst").isInstanceOf(RuleValidationException.class);
+        assertThatThrownBy(() -> codec.parseRule("""
+                {"id": "planned", "key": "api_key", "limit": 10, "period": "1s", "burst": 20, "cost": 5,
+                 "plans": {"free": {"limit": 2}, "blocked": {"limit": 0}}}"""))
+                .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                        .extracting(FieldError::field).containsExactly("plans.free"));
+        assertThatThrownBy(() -> codec.parseRule("""
+                {"id": "zero", "key": "api_key", "limit": 10, "period": "1s", "cost": 0}"""))
+                .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                        .extracting(FieldError::field).containsExactly("cost"));
+        assertThatThrownBy(() -> codec.parseRule("""
+                {"id": "text", "key": "api_key", "limit": 10, "period": "1s", "cost": "five"}"""))
+                .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                        .extracting(FieldError::field).containsExactly("cost"));
+    }
+
+    @Test
+    void anOverrideThatHoldsLessThanTheCostDoesNotFit() {
+        RuleSet rules = codec.parseRuleSet("""
+                {"rules": [{"id": "llm.calls", "key": "api_key", "limit": 10, "period": "1s", "burst": 20,
+                            "cost": 5}]}""");
+        ClientEntry small = new ClientEntry(null, null, null,
+                java.util.Map.of("llm.calls", new Limits(2L, null, null)));
+        ClientEntry blocked = new ClientEntry(null, null, null,
+                java.util.Map.of("llm.calls", new Limits(0L, null, null)));
+        assertThat(DirectoryValidator.fit(small, rules)).extracting(FieldError::field)
+                .containsExactly("overrides.llm.calls");
+        assertThat(DirectoryValidator.fit(blocked, rules)).isEmpty();
+    }
+
+    @Test
+    void aSetNamesTheRuleWhoseCostNoBucketHolds() {
+        assertThatThrownBy(() -> codec.parseRuleSet("""
+                {"rules": [{"id": "ok", "key": "ip", "limit": 1, "period": "1s"},
+                           {"id": "dear", "key": "ip", "limit": 1, "period": "1s", "cost": 2}]}"""))
+                .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                        .extracting(FieldError::field).containsExactly("rules[1].cost"));
+    }
+}
