@@ -30,7 +30,7 @@ import io.tollgate.e2e.support.Stack;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FailureModesTest {
 
-    /** DESIGN.md's default store timeout, plus the 100 ms the issue allows for everything else. */
+    /** The store timeout this test gives the gateways, plus 100 ms for everything else. */
     private static final long ANSWER_WITHIN_MS = 20 + 100;
     /**
      * The first fallback answer of each kind in a gateway runs code no request has run before (class loading,

@@ -1,6 +1,6 @@
 package io.tollgate.e2e.support;
 
-/** Rule bodies for the tests, in DESIGN.md's JSON. */
+/** Rule bodies for the tests, in the rules service's JSON (docs/rules.md). */
 public final class Rules {
 
     private Rules() {

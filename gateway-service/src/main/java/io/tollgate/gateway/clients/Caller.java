@@ -8,7 +8,7 @@ import io.tollgate.rules.domain.Rule;
 /**
  * The client an API key names, as one request sees it: its profile and its tenant's terms from one state of the
  * directory (both null for a key the directory does not know). Says which bucket each of its rules keyed
- * {@code api_key} or {@code tenant} counts in and by which policy (DESIGN.md, "Clients, plans and tenants").
+ * {@code api_key} or {@code tenant} counts in and by which policy (docs/clients-plans-tenants.md).
  */
 public final class Caller {
 

@@ -15,7 +15,7 @@ import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.Rule;
 
 /**
- * The gateway's copy of the client directory (DESIGN.md, "Clients, plans and tenants"): a full replica in a
+ * The gateway's copy of the client directory (docs/clients-plans-tenants.md): a full replica in a
  * compact form ({@link ClientTable}), so a request never waits on the network for it. The request path reads one
  * immutable state ({@link DirectoryCopy}) from a volatile field: no lock, no store or network call, one SHA-256 of
  * the API key when a rule needs the client and the directory holds any. Pages of changes are applied off the

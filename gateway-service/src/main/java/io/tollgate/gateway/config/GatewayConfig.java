@@ -11,7 +11,7 @@ import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 
 /**
- * Everything the gateway reads under {@code tollgate.*} (DESIGN.md "Configuration"). SmallRye Config
+ * Everything the gateway reads under {@code tollgate.*} (listed in docs/operations.md, "Configuration"). SmallRye Config
  * checks types at start, so a malformed value stops the gateway with the key's name in the message;
  * the beans that use a value check what types cannot express, naming the key too ({@link ConfigError}).
  */

@@ -8,7 +8,7 @@ import io.tollgate.rules.domain.Rule;
 import io.vertx.core.MultiMap;
 
 /**
- * Every rate-limit header name the gateway writes, and how each value is computed (DESIGN.md "Gateway"):
+ * Every rate-limit header name the gateway writes, and how each value is computed (docs/http.md):
  * the IETF draft-11 structured fields and the older trio most clients read today. Quota and window are those of
  * the policy the rule applied to the client (its plan's or override, else the rule's own).
  */

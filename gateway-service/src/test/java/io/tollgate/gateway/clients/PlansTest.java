@@ -81,7 +81,7 @@ class PlansTest {
 
         DirectoryControl.push(clients(entry(key, "{\"plan\":\"free\",\"overrides\":{\"plans.key\":"
                 + "{\"limit\":50,\"period\":\"1m\"}}}")));
-        // the live bucket keeps what it holds and refills at the override's rate (DESIGN.md, "Rules")
+        // the live bucket keeps what it holds and refills at the override's rate (docs/rules.md, "Changing a limit")
         awaitPolicy(key, "\"plans.key\";q=50;w=60", Duration.ofSeconds(1));
 
         DirectoryControl.push(clients(entry(key, "{\"plan\":\"free\"}")));

@@ -19,8 +19,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
- * One client of the directory: an API key's tenant, plan, label and per-rule overrides (DESIGN.md, "Clients,
- * plans and tenants"). The key itself is never part of it: the directory keeps its SHA-256 ({@link ClientDigest}).
+ * One client of the directory: an API key's tenant, plan, label and per-rule overrides
+ * (docs/clients-plans-tenants.md). The key itself is never part of it: the directory keeps its SHA-256 ({@link ClientDigest}).
  *
  * @param tenant
  * the tenant it belongs to; {@code null}: a tenant of its own

@@ -6,8 +6,8 @@ import io.tollgate.counter.Policy;
 
 /**
  * The policy a rule applies to one client: the client's (for a rule keyed {@code tenant}, the tenant's)
- * override for the rule, else the rule's entry for the client's plan, else the rule's own (DESIGN.md, "Clients,
- * plans and tenants"). Computed once per rule and plan, or per override, never per request.
+ * override for the rule, else the rule's entry for the client's plan, else the rule's own
+ * (docs/clients-plans-tenants.md). Computed once per rule and plan, or per override, never per request.
  *
  * @param limit
  * requests per period; 0: every request is rejected, without asking the store

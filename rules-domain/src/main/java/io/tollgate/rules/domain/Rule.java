@@ -33,7 +33,7 @@ import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.Policy;
 
 /**
- * One rate-limiting rule, exactly as DESIGN.md's JSON (snake_case on the wire). Read and check rules
+ * One rate-limiting rule, in its JSON wire form of docs/rules.md (snake_case). Read and check rules
  * with {@link RuleCodec}; {@link RuleValidator} checks a rule built in code against the Bean Validation
  * constraints declared on its components. The constructor only fills defaults ({@code match} any,
  * {@code algorithm} token_bucket, {@code failure_mode} local, {@code missing_key} reject); it does not

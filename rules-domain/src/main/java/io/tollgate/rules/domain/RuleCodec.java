@@ -57,7 +57,7 @@ public final class RuleCodec {
         return RuleSetReader.readSet(tree(body, format));
     }
 
-    /** The stable JSON form of a rule (fields in DESIGN.md's order, period in its shortest unit). */
+    /** The stable JSON form of a rule (fields in the documented order, period in its largest whole unit). */
     public String write(Rule rule) {
         return writeJson(rule);
     }

@@ -21,9 +21,9 @@ import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator
  */
 public final class RuleValidator {
 
-    /** The id pattern of DESIGN.md, as text for {@code @Pattern}. */
+    /** The id pattern, as text for {@code @Pattern}. */
     public static final String ID_REGEX = "^[a-z0-9][a-z0-9._-]{0,62}$";
-    /** The id pattern of DESIGN.md. */
+    /** The id pattern: 1 to 63 of {@code a-z 0-9 . _ -}, starting with a letter or digit. */
     public static final Pattern ID = Pattern.compile(ID_REGEX);
     /** The methods a rule may name (RFC 9110 plus PATCH). */
     public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",

@@ -18,7 +18,7 @@ import org.hibernate.validator.engine.HibernateConstraintViolation;
  */
 final class Violations {
 
-    /** Every field name, in the order DESIGN.md writes a rule set and a rule. */
+    /** Every field name, in the order a rule set and a rule are written. */
     private static final List<String> FIELD_ORDER = List.of("version", "rules", "id", "description", "match",
             "methods", "path", "key", "algorithm", "limit", "period", "burst", "failure_mode", "shadow", "enabled",
             "missing_key", "plans", "tenant", "plan", "label", "overrides");

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.Policy;
 
-/** Plans on rules, directory entries and the effective policy of DESIGN.md's "Clients, plans and tenants". */
+/** Plans on rules, directory entries and the effective policy (docs/clients-plans-tenants.md). */
 class PlansAndDirectoryTest {
 
     private final RuleCodec rules = new RuleCodec();
