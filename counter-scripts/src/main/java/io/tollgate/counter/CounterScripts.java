@@ -26,8 +26,8 @@ public final class CounterScripts {
      * as Redis forbids globals, built with one slot per {@link Algorithm} so filling it never resizes it (it is
      * rebuilt on every call). The slots the call's ARGV names (every fifth from the second, up to the last
      * key's) are marked {@code true} first, and each algorithm's code runs only when its slot is marked: Lua
-     * builds every function it meets afresh on each call, so a call builds only its own algorithms' (measured
-     * with {@code bench/scripts/counter-scripts-instructions.sh}: 4-6 % fewer instructions in Redis per check).
+     * builds every function it meets afresh on each call, so a call builds only its own algorithms'
+     * ({@code bench/scripts/counter-scripts-instructions.sh} counts the instructions in Redis per check).
      * A name that is not an algorithm's stays absent, and {@code arguments.lua} answers it with its error.
      */
     private static final String ALGORITHM_SLOTS = Arrays.stream(Algorithm.values())

@@ -10,8 +10,8 @@ import io.vertx.core.VertxOptions;
 /**
  * One event loop per core, where Quarkus's default is two: nothing on the gateway's request path blocks,
  * so a second loop per core only adds thread switches, and each loop holds its own Redis connection and
- * upstream pool. Measured with bench/gateway/limiter-overhead.sh on 2 cores: less CPU per request with
- * and without a rule. {@code quarkus.vertx.event-loops-pool-size}, when set, still decides.
+ * upstream pool (bench/gateway/limiter-overhead.sh compares the CPU per request).
+ * {@code quarkus.vertx.event-loops-pool-size}, when set, still decides.
  */
 @Singleton
 class EventLoops implements VertxOptionsCustomizer {

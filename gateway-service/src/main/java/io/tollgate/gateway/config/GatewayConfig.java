@@ -94,9 +94,9 @@ public interface GatewayConfig {
 
         /**
          * How long a check waits for the store before the rule's failure mode decides. Long enough that a
-         * crowded machine's store answers in time (bench/gateway/store-timeout.sh: no check of 1,000 left to the
-         * failure mode at saturation, standalone or Cluster), short enough that a silent store costs little:
-         * it is paid only until calls count as unanswered and the breaker opens.
+         * crowded machine's store answers in time (bench/gateway/store-timeout.sh counts the checks left to the
+         * failure mode at saturation per timeout), short enough that a silent store costs little: it is paid
+         * only until calls count as unanswered and the breaker opens.
          */
         @WithDefault("100ms")
         Duration timeout();

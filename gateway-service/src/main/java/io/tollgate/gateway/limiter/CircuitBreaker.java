@@ -18,7 +18,7 @@ import org.jboss.logging.Logger;
  * <p>
  * Written here rather than taken from SmallRye Fault Tolerance: the breaker must sit inside one Vert.x future
  * chain shared by rules with different fallbacks, expose its state as a gauge and log transitions, and a
- * 60-line state machine says that more plainly than annotations on a CDI method would.
+ * small state machine says that more plainly than annotations on a CDI method would.
  */
 final class CircuitBreaker {
 

@@ -17,7 +17,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
 /**
- * The store behind a time limit and a circuit breaker, measured: every call either answers within
+ * The store behind a time limit and a circuit breaker, with metrics: every call either answers within
  * {@code tollgate.store.timeout} or fails, and an open breaker fails at once without calling.
  * <p>
  * A slow store is not a dead one. A call that times out fails with {@link TimedOut}, which still carries the

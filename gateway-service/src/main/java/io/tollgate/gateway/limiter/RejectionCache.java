@@ -13,8 +13,8 @@ import io.tollgate.counter.Policy;
  * token earlier); for windows the retry time is the window's end, also exact. Times are counted from when
  * the answer ARRIVED, never earlier than Redis decided, so a probe never comes before its token and meets a
  * rejection: memory may reject past the true retry time by the answer's way back plus Redis's rounding up
- * to whole ms (about 1 ms), never before it. (Counted from when the check was sent, every retry came that
- * early, and a flood cost about two rejected store calls per retry period instead of none.)
+ * to whole ms (about 1 ms), never before it: counted from when the check was sent, every retry would come
+ * early and meet a rejection in the store.
  * <p>
  * A check that left a bucket less than a request's cost (token bucket, GCRA) is remembered as a rejection until
  * the bucket holds the cost again: reset (the time until full) less (burst - cost) token intervals.

@@ -42,8 +42,8 @@ import io.vertx.core.streams.ReadStream;
  * <p>
  * One client (and so one connection pool) per event loop: a Vert.x pool hands its most recently used
  * connection to whichever loop asks, and a connection owned by another loop makes every read and write of
- * the exchange hop between threads (a task and a selector wake-up each way), which measured as a large
- * part of the proxy's CPU. Per loop, a request's upstream connection lives on its own thread.
+ * the exchange hop between threads (a task and a selector wake-up each way), at a cost in CPU to every
+ * request. Per loop, a request's upstream connection lives on its own thread.
  * <p>
  * Upstream silence: until the answer's head, the request's idle timeout ({@code upstream-timeout}, then 504);
  * after it, the loop's {@link StallWatch} (the answer is cut).

@@ -12,8 +12,8 @@ import io.vertx.redis.client.Response;
 
 /**
  * One Redis connection per event-loop thread, pipelined: a check borrows nothing from a pool and never
- * leaves its loop. (The pooled client acquires and releases a connection per command, which measured as
- * most of the limiter's CPU per request.) A connection that fails or closes is dropped and the next
+ * leaves its loop (the pooled client acquires and releases a connection per command, at a cost in CPU to
+ * every check). A connection that fails or closes is dropped and the next
  * check on that loop connects again; off an event loop the pooled client is used. For Redis Cluster the
  * connection is the client's cluster connection, which routes each command by its key's slot.
  */
