@@ -5,6 +5,7 @@ import io.tollgate.counter.Decision;
 import io.tollgate.gateway.limiter.RuleDecision;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Rule;
+import io.tollgate.rules.domain.Unit;
 import io.vertx.core.MultiMap;
 
 /**
@@ -33,7 +34,8 @@ final class RateLimitHeaders {
         Decision decision = reported.decision();
         long quota = quota(rule.algorithm(), policy);
         long resetSeconds = seconds(decision.resetMs());
-        headers.set(POLICY, "\"" + rule.id() + "\";q=" + quota + ";w=" + windowSeconds(rule.algorithm(), policy));
+        String unit = rule.unit() == Unit.REQUESTS ? "" : ";qu=\"" + rule.unit().wireName() + "\"";
+        headers.set(POLICY, "\"" + rule.id() + "\";q=" + quota + ";w=" + windowSeconds(rule.algorithm(), policy) + unit);
         headers.set(RATE_LIMIT, "\"" + rule.id() + "\";r=" + decision.remaining() + ";t=" + resetSeconds);
         headers.set(LIMIT, Long.toString(quota));
         headers.set(REMAINING, Long.toString(decision.remaining()));

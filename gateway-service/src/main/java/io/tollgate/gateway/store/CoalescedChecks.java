@@ -17,7 +17,8 @@ import io.vertx.core.Vertx;
  * of that batch, by one of two senders. On standalone Redis ({@link #together}), as ONE call of the check
  * script ({@link CheckCall#together}): one write here, and in Redis one read and one script run for many
  * checks, whose dispatch, script lookup, {@code TIME} and reply are paid once
- * ({@code bench/scripts/counter-scripts-instructions.sh} counts Redis's instructions per check). On a Cluster, as one call per node that serves
+ * ({@code bench/scripts/counter-scripts-instructions.sh} counts Redis's instructions per check). On a Cluster, as one call per
+ * node that serves
  * some of them ({@code check_on_node}: a script's declared keys must share a slot, and different clients'
  * keys do not, so only the keys of the first check's slot are declared). Either way each client's check is
  * all-or-nothing on its own, in the order asked, and each script call's reply is shared out by

@@ -53,4 +53,16 @@ class RateLimitHeadersTest {
         assertThat(headers.get("RateLimit-Policy")).isEqualTo("\"daily\";q=1000;w=86400");
         assertThat(headers.get("RateLimit")).isEqualTo("\"daily\";r=999;t=3600");
     }
+
+    @Test
+    void aRuleCountingTokensSaysSoInThePolicy() {
+        Rule rule = new Rule("llm.tokens", null, RuleMatch.ANY, KeySpec.API_KEY, Algorithm.TOKEN_BUCKET, 100_000,
+                Duration.ofMinutes(1), 100_000, FailureMode.LOCAL, false, true, MissingKey.REJECT, null, 1,
+                io.tollgate.rules.domain.Unit.TOKENS);
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        RateLimitHeaders.write(headers,
+                new RuleDecision(rule, new Decision(true, 99_000, 0, 600), Outcome.ALLOWED, false));
+        assertThat(headers.get("RateLimit-Policy")).isEqualTo("\"llm.tokens\";q=100000;w=60;qu=\"tokens\"");
+        assertThat(headers.get("RateLimit")).isEqualTo("\"llm.tokens\";r=99000;t=1");
+    }
 }

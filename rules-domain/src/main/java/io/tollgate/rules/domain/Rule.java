@@ -69,8 +69,11 @@ import io.tollgate.counter.Policy;
  * what one request spends from its bucket, from 1 (the default, left out of the wire form) to
  * {@link #MAX_COST}; at most what the bucket can hold (burst, or limit for a window), for the rule and each
  * plan
+ * @param unit
+ * what the limit counts: {@code requests} (the default, left out of the wire form), {@code tokens} or
+ * {@code content-bytes}
  */
-@JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "cost",
+@JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "cost", "unit",
         "failure_mode", "shadow", "enabled", "missing_key", "plans"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Rule(
@@ -87,7 +90,8 @@ public record Rule(
         boolean enabled,
         @JsonProperty("missing_key") MissingKey missingKey,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) @Size(max = MAX_PLANS, message = AT_MOST_ENTRIES) Map<@Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String, @NotNull(message = REQUIRED) @Valid Limits> plans,
-        @Min(value = 1, message = AT_LEAST) @Max(value = MAX_COST, message = AT_MOST) @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultCost.class) long cost) {
+        @Min(value = 1, message = AT_LEAST) @Max(value = MAX_COST, message = AT_MOST) @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultCost.class) long cost,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultUnit.class) Unit unit) {
 
     /** The largest cost a rule may give a request. */
     public static final long MAX_COST = 1_000_000_000L;
@@ -106,12 +110,26 @@ public record Rule(
         }
     }
 
-    /** A rule whose requests cost 1, as before cost existed on the wire. */
+    /** Leaves the default unit (requests) out of the wire form. */
+    static final class DefaultUnit {
+
+        @Override
+        public boolean equals(Object value) {
+            return value == null || value == Unit.REQUESTS;
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
+    }
+
+    /** A rule that counts requests, each costing 1. */
     public Rule(String id, String description, RuleMatch match, KeySpec key, Algorithm algorithm, long limit,
             Duration period, long burst, FailureMode failureMode, boolean shadow, boolean enabled, MissingKey missingKey,
             Map<String, Limits> plans) {
         this(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled, missingKey,
-                plans, 1);
+                plans, 1, Unit.REQUESTS);
     }
 
     public Rule {
@@ -120,6 +138,7 @@ public record Rule(
         failureMode = failureMode == null ? FailureMode.LOCAL : failureMode;
         missingKey = missingKey == null ? MissingKey.REJECT : missingKey;
         plans = plans == null || plans.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(plans));
+        unit = unit == null ? Unit.REQUESTS : unit;
     }
 
     /**
@@ -139,13 +158,13 @@ public record Rule(
     /** The same rule with other plans. */
     public Rule withPlans(Map<String, Limits> newPlans) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, newPlans, cost);
+                missingKey, newPlans, cost, unit);
     }
 
     /** The same rule with another cost per request. */
     public Rule withCost(long newCost) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, plans, newCost);
+                missingKey, plans, newCost, unit);
     }
 
     /** What a bucket of this rule under {@code limit} and {@code burst} can hold: the burst, or for a window the limit. */

@@ -19,7 +19,7 @@ import io.tollgate.counter.Algorithm;
 final class RuleReader {
 
     private static final Set<String> FIELDS = Set.of("id", "description", "match", "key", "algorithm", "limit",
-            "period", "burst", "cost", "failure_mode", "shadow", "enabled", "missing_key", "plans");
+            "period", "burst", "cost", "unit", "failure_mode", "shadow", "enabled", "missing_key", "plans");
     private static final Set<String> MATCH_FIELDS = Set.of("methods", "path");
 
     private RuleReader() {
@@ -70,6 +70,7 @@ final class RuleReader {
             burst = limit;
         }
         Long cost = in.whole(node, "cost");
+        Unit unit = in.parsed(node, "unit", Unit::fromWireName, "requests, tokens or content-bytes");
         FailureMode failureMode = in.parsed(node, "failure_mode", FailureMode::fromWireName,
                 "open, closed or local");
         Boolean shadow = in.bool(node, "shadow");
@@ -78,7 +79,7 @@ final class RuleReader {
         Map<String, Limits> plans = LimitsReader.readMap(node.get("plans"), "plans", in);
         return new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst), failureMode,
                 shadow != null && shadow, enabled == null || enabled, missingKey, plans,
-                cost == null ? 1 : cost);
+                cost == null ? 1 : cost, unit);
     }
 
     private static RuleMatch match(JsonNode node, JsonFields in) {

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** A rule's {@code cost}: read, written (left out when 1), checked against what its buckets hold, passed on. */
+/**
+ * A rule's {@code cost} and {@code unit}: read, written (left out at their defaults), the cost checked against
+ * what the rule's buckets hold and passed on to them.
+ */
 class CostTest {
 
     private final RuleCodec codec = new RuleCodec();
@@ -21,6 +24,21 @@ class CostTest {
                 .isEqualTo(5);
         assertThat(codec.write(rule)).contains("\"cost\":5");
         assertThat(codec.parseRule(codec.write(rule))).isEqualTo(rule);
+    }
+
+    @Test
+    void aUnitIsReadWrittenAndRefusedWhenUnknown() {
+        Rule rule = codec.parseRule("""
+                {"id": "llm.tokens", "key": "api_key", "limit": 100000, "period": "1m", "unit": "tokens"}""");
+        assertThat(rule.unit()).isEqualTo(Unit.TOKENS);
+        assertThat(codec.write(rule)).contains("\"unit\":\"tokens\"");
+        assertThat(codec.parseRule(codec.write(rule))).isEqualTo(rule);
+        assertThat(codec.write(codec.parseRule("{\"id\": \"r\", \"key\": \"ip\", \"limit\": 1, \"period\": \"1s\"}")))
+                .as("requests, the default, is left out").doesNotContain("unit");
+        assertThatThrownBy(() -> codec.parseRule("""
+                {"id": "odd", "key": "api_key", "limit": 1, "period": "1s", "unit": "parsecs"}"""))
+                .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                        .extracting(FieldError::field).containsExactly("unit"));
     }
 
     @Test
