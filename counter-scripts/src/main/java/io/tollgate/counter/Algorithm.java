@@ -8,7 +8,13 @@ import java.util.Optional;
  */
 public enum Algorithm {
 
-    TOKEN_BUCKET("token_bucket"), GCRA("gcra"), SLIDING_WINDOW("sliding_window"), FIXED_WINDOW("fixed_window");
+    TOKEN_BUCKET("token_bucket"), GCRA("gcra"), SLIDING_WINDOW("sliding_window"), FIXED_WINDOW("fixed_window"),
+    /**
+     * A fixed window on the calendar (a day, an ISO week, a month in a time zone): what a {@code fixed_window}
+     * rule with {@code calendar} is checked with. Not a rule's algorithm of its own: its policy carries the
+     * window's end ({@link Policy#calendarWindow}), which the caller works out.
+     */
+    CALENDAR_WINDOW("calendar_window");
 
     private final String wireName;
 

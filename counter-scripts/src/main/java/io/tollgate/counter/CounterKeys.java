@@ -7,7 +7,8 @@ import java.util.HexFormat;
 
 /**
  * The one owner of the Redis key scheme: {@code rl:<rule-id>:{<client-key>}}, and for a client of a tenant
- * {@code rl:<rule-id>:{<tenant>}:<client-key>} beside the tenant's own {@code rl:<rule-id>:{<tenant>}}.
+ * {@code rl:<rule-id>:{<tenant>}:<client-key>} beside the tenant's own {@code rl:<rule-id>:{<tenant>}}; a
+ * calendar rule's keys end in the window's label ({@code :2026-12}).
  * <p>
  * The braces are a Redis Cluster hash tag, so all buckets of one client live on one shard and one
  * script can check them together. A client key longer than 64 UTF-8 bytes, empty, or with any byte
@@ -43,6 +44,14 @@ public final class CounterKeys {
             throw new IllegalArgumentException("tenant must not be null");
         }
         return key(ruleId, tenant) + ":" + clientPart(clientKey);
+    }
+
+    /**
+     * The bucket key of one window of a calendar rule: {@code key} (one of the above) and the window's label
+     * ({@code 2026-12}), so the key changes at the window's boundary and the hash tag stays the client's.
+     */
+    public static String windowed(String key, String window) {
+        return key + ":" + window;
     }
 
     /** The client key as it appears inside the hash tag: literal when safe, else its digest. */

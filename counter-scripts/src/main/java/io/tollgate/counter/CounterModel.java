@@ -35,6 +35,7 @@ interface CounterModel {
             case GCRA -> GcraModel.INSTANCE;
             case SLIDING_WINDOW -> SlidingWindowModel.INSTANCE;
             case FIXED_WINDOW -> FixedWindowModel.INSTANCE;
+            case CALENDAR_WINDOW -> CalendarWindowModel.INSTANCE;
         };
     }
 

@@ -5,7 +5,9 @@ package io.tollgate.counter;
  * check spends from it: {@code cost} units (a request of the rule).
  * <p>
  * For {@code token_bucket} and {@code gcra} the rate is limit / period and the capacity is burst;
- * the window algorithms count {@code limit} per window of {@code periodMs} and ignore burst.
+ * the window algorithms count {@code limit} per window of {@code periodMs} and ignore burst. For
+ * {@code calendar_window}, {@code periodMs} holds the window's END in whole Unix seconds
+ * ({@link #calendarWindow}): its windows are not multiples of a period.
  */
 public record Policy(Algorithm algorithm, long limit, long periodMs, long burst, long cost) {
 
@@ -33,6 +35,14 @@ public record Policy(Algorithm algorithm, long limit, long periodMs, long burst,
         if (cost < 1 || cost > MAX_COST) {
             throw new IllegalArgumentException("cost must be from 1 to " + MAX_COST + ", was " + cost);
         }
+    }
+
+    /**
+     * At most {@code limit} in the calendar window that ends at {@code endEpochSecond}, each check spending
+     * {@code cost}.
+     */
+    public static Policy calendarWindow(long limit, long endEpochSecond, long cost) {
+        return new Policy(Algorithm.CALENDAR_WINDOW, limit, endEpochSecond, 1, cost);
     }
 
     /** This policy with checks that spend {@code cost} units each. */

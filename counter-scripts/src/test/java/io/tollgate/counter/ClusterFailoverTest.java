@@ -6,15 +6,16 @@ import java.time.Duration;
 import java.util.List;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.tollgate.counter.testing.RedisCluster;
 
 /**
  * A primary dies: its replica takes over its slots and checks go on (the lesson's trade-off: the
- * replica copied asynchronously, so a failover may forget a few recent spends, never corrupt).
+ * replica copied asynchronously, so a failover may forget a few recent spends, never corrupt); what a
+ * replica acknowledged, a month's count included, survives.
  */
 class ClusterFailoverTest {
 
@@ -23,14 +24,15 @@ class ClusterFailoverTest {
     static RedisCluster cluster;
     static ScriptClient client;
 
-    @BeforeAll
-    static void startCluster() {
+    /** A cluster per test: a test kills a primary, whose replica then serves without one of its own. */
+    @BeforeEach
+    void startCluster() {
         cluster = new RedisCluster();
         client = ScriptClient.cluster(cluster.addresses());
     }
 
-    @AfterAll
-    static void stopCluster() {
+    @AfterEach
+    void stopCluster() {
         client.close();
         cluster.close();
     }
@@ -53,5 +55,34 @@ class ClusterFailoverTest {
         assertThat(cluster.primaries()).hasSize(3).doesNotContain(owner);
         // the replica may or may not have copied the first spend: 4 - 1 or 5 - 1 left, then one more spent
         assertThat(client.check(List.of(key), List.of(ONE_A_DAY), 1, now).get(0).remaining()).isBetween(2L, 3L);
+    }
+
+    @Test
+    void aMonthsCountSurvivesItsPrimaryOnceAReplicaHasIt() {
+        // a calendar window that ends two days after the base moment: a month's count, as far as Redis knows
+        String key = CounterKeys.windowed(CounterKeys.key("quota", "car-2"), "2026-12");
+        long now = RedisScriptTestBase.base();
+        Policy month = Policy.calendarWindow(10, now / 1_000_000 + 2 * 86_400, 1);
+        for (int i = 0; i < 3; i++) {
+            client.check(List.of(key), List.of(month), now);
+        }
+        String owner = cluster.ownerOf(key);
+        assertThat(cluster.replicated(owner)).as("a replica acknowledged the spends").isEqualTo(1);
+
+        cluster.kill(owner);
+
+        java.util.concurrent.atomic.AtomicLong left = new java.util.concurrent.atomic.AtomicLong(-1);
+        Awaitility.await("replica promoted and serving " + key)
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions()
+                .until(() -> {
+                    if (cluster.ownerOf(key).equals(owner)) {
+                        return false;
+                    }
+                    left.set(client.check(List.of(key), List.of(month), now).get(0).remaining());
+                    return true;
+                });
+        assertThat(left.get()).as("the 3 spent before the failover are still counted, then 1 more").isEqualTo(6);
     }
 }

@@ -21,6 +21,29 @@ class WindowScriptsTest extends RedisScriptTestBase {
     }
 
     @Test
+    void a_calendar_window_counts_until_its_end_and_the_next_window_counts_afresh() {
+        // the window of a month that ends at midnight at t0 + 1 day, checked at fixed moments around it
+        long t0 = base();
+        long endS = t0 / 1_000_000 + 86_400;
+        long endUs = endS * 1_000_000;
+        Policy december = Policy.calendarWindow(3, endS, 1);
+        Policy january = Policy.calendarWindow(3, endS + 31 * 86_400, 1);
+        String decemberKey = CounterKeys.windowed(freshKey("calendar"), "2026-12");
+        String januaryKey = decemberKey.replace("2026-12", "2027-01");
+
+        assertThat(check(decemberKey, december, 2, endUs - 10_000_000)).isEqualTo(new Decision(true, 1, 0, 10_000));
+        assertThat(check(decemberKey, december, 2, endUs - 1_000)).as("a millisecond before midnight")
+                .isEqualTo(new Decision(false, 1, 1, 1));
+        assertThat(check(decemberKey, december, 1, endUs - 1_000)).isEqualTo(new Decision(true, 0, 0, 1));
+        // a gateway whose clock is behind still names December at midnight: the window is over, nothing counted
+        assertThat(check(decemberKey, december, 1, endUs)).isEqualTo(new Decision(true, 2, 0, 0));
+        assertThat(check(januaryKey, january, 3, endUs)).as("the 1st: a fresh count")
+                .isEqualTo(new Decision(true, 0, 0, 31 * 86_400_000L));
+        assertThat(check(januaryKey, january, 1, endUs + 1_000)).isEqualTo(
+                new Decision(false, 0, 31 * 86_400_000L - 1, 31 * 86_400_000L - 1));
+    }
+
+    @Test
     void sliding_window_weights_the_previous_window() {
         Policy tenASecond = new Policy(Algorithm.SLIDING_WINDOW, 10, 1000, 10);
         String key = freshKey("sliding");

@@ -84,6 +84,14 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the primary at {@code address} has every write so far on at least one replica
+     * ({@code WAIT 1}, at most 5 s): how many replicas have them.
+     */
+    public long replicated(String address) {
+        return (Long) call(node(address).port(), "WAIT", "1", "5000");
+    }
+
     /** The hash slot of {@code key}. */
     public int slotOf(String key) {
         return (int) (long) (Long) call(liveNode().port(), "CLUSTER", "KEYSLOT", key);

@@ -39,6 +39,7 @@ public class Limiter {
     private final GuardedStore store;
     private final FailurePolicy failure;
     private final RejectionCache rejections = new RejectionCache(System::nanoTime);
+    private final CalendarWindows calendars = new CalendarWindows(System::currentTimeMillis);
     private final DecisionMetrics metrics;
     private final RejectedClients rejectedClients;
 
@@ -119,12 +120,13 @@ public class Limiter {
 
     /** As {@link #target(Rule, String)}, with the API key's client already looked up ({@code caller}). */
     private Target target(Rule rule, String client, Caller caller) {
-        if (Directory.applies(rule)) {
-            Effective effective = caller.effective(rule);
-            return new Target(effective, new Bucket(caller.bucketKey(rule), effective.policy()), caller.tag());
-        }
-        Effective effective = directory.own(rule);
-        return new Target(effective, new Bucket(CounterKeys.key(rule.id(), client), effective.policy()), client);
+        boolean byClient = Directory.applies(rule);
+        Effective effective = byClient ? caller.effective(rule) : directory.own(rule);
+        String key = byClient ? caller.bucketKey(rule) : CounterKeys.key(rule.id(), client);
+        Bucket bucket = rule.calendar() == null || effective.blocks()
+                ? new Bucket(key, effective.policy())
+                : calendars.bucket(rule, key, effective);
+        return new Target(effective, bucket, byClient ? caller.tag() : client);
     }
 
     /**

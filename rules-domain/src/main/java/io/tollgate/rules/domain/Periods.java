@@ -2,17 +2,26 @@ package io.tollgate.rules.domain;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The wire form of a rule's period: a whole number with {@code s}, {@code m}, {@code h} or {@code d}
- * ({@code 10s}, {@code 1m}), or ISO-8601 ({@code PT30S}).
+ * ({@code 10s}, {@code 1m}), or ISO-8601 ({@code PT30S}); {@code P1W} is a week, and {@code P1M} a month, which
+ * only a calendar window may count by ({@link #MONTH} stands for it).
  */
 public final class Periods {
 
     private static final Pattern SHORT = Pattern.compile("([0-9]{1,9})([smhd])");
+    /** A week, as a period: {@code P1W}, written {@code 7d}. */
+    public static final Duration WEEK = Duration.ofDays(7);
+    /**
+     * A calendar month, as a period: {@code P1M}. Stands for the month (its length varies), with the average
+     * Gregorian month's length ({@link ChronoUnit#MONTHS}) as its duration.
+     */
+    public static final Duration MONTH = ChronoUnit.MONTHS.getDuration();
 
     private Periods() {
     }
@@ -21,6 +30,12 @@ public final class Periods {
     public static Optional<Duration> parse(String wire) {
         if (wire == null) {
             return Optional.empty();
+        }
+        if (wire.equals("P1M")) {
+            return Optional.of(MONTH);
+        }
+        if (wire.equals("P1W")) {
+            return Optional.of(WEEK);
         }
         Matcher m = SHORT.matcher(wire);
         Duration d;
@@ -47,6 +62,9 @@ public final class Periods {
      * {@code 1m}); a period with a fraction of a second is written in ISO-8601 ({@code PT0.5S}).
      */
     public static String format(Duration period) {
+        if (period.equals(MONTH)) {
+            return "P1M";
+        }
         if (period.getNano() != 0) {
             return period.toString();
         }

@@ -72,9 +72,13 @@ import io.tollgate.counter.Policy;
  * @param unit
  * what the limit counts: {@code requests} (the default, left out of the wire form), {@code tokens} or
  * {@code content-bytes}
+ * @param calendar
+ * for a {@code fixed_window} of {@code 1d}, {@code P1W} or {@code P1M}: the time zone ({@code UTC} or an IANA
+ * zone) whose midnights, Mondays or 1sts its windows start at ({@link CalendarWindow}); {@code null}: windows
+ * are multiples of the period since 1970
  */
 @JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "cost", "unit",
-        "failure_mode", "shadow", "enabled", "missing_key", "plans"})
+        "calendar", "failure_mode", "shadow", "enabled", "missing_key", "plans"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Rule(
         @NotNull(message = REQUIRED) @Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String id,
@@ -91,7 +95,8 @@ public record Rule(
         @JsonProperty("missing_key") MissingKey missingKey,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) @Size(max = MAX_PLANS, message = AT_MOST_ENTRIES) Map<@Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String, @NotNull(message = REQUIRED) @Valid Limits> plans,
         @Min(value = 1, message = AT_LEAST) @Max(value = MAX_COST, message = AT_MOST) @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultCost.class) long cost,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultUnit.class) Unit unit) {
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultUnit.class) Unit unit,
+        String calendar) {
 
     /** The largest cost a rule may give a request. */
     public static final long MAX_COST = 1_000_000_000L;
@@ -129,13 +134,14 @@ public record Rule(
             Duration period, long burst, FailureMode failureMode, boolean shadow, boolean enabled, MissingKey missingKey,
             Map<String, Limits> plans) {
         this(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled, missingKey,
-                plans, 1, Unit.REQUESTS);
+                plans, 1, Unit.REQUESTS, null);
     }
 
     public Rule {
         match = match == null ? RuleMatch.ANY : match;
         algorithm = algorithm == null ? Algorithm.TOKEN_BUCKET : algorithm;
-        failureMode = failureMode == null ? FailureMode.LOCAL : failureMode;
+        // a calendar window has no share to give each gateway: without the store, its requests pass
+        failureMode = failureMode == null ? (calendar != null ? FailureMode.OPEN : FailureMode.LOCAL) : failureMode;
         missingKey = missingKey == null ? MissingKey.REJECT : missingKey;
         plans = plans == null || plans.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(plans));
         unit = unit == null ? Unit.REQUESTS : unit;
@@ -158,13 +164,13 @@ public record Rule(
     /** The same rule with other plans. */
     public Rule withPlans(Map<String, Limits> newPlans) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, newPlans, cost, unit);
+                missingKey, newPlans, cost, unit, calendar);
     }
 
     /** The same rule with another cost per request. */
     public Rule withCost(long newCost) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, plans, newCost, unit);
+                missingKey, plans, newCost, unit, calendar);
     }
 
     /** What a bucket of this rule under {@code limit} and {@code burst} can hold: the burst, or for a window the limit. */

@@ -19,7 +19,7 @@ import io.tollgate.counter.Algorithm;
 final class RuleReader {
 
     private static final Set<String> FIELDS = Set.of("id", "description", "match", "key", "algorithm", "limit",
-            "period", "burst", "cost", "unit", "failure_mode", "shadow", "enabled", "missing_key", "plans");
+            "period", "burst", "cost", "unit", "calendar", "failure_mode", "shadow", "enabled", "missing_key", "plans");
     private static final Set<String> MATCH_FIELDS = Set.of("methods", "path");
 
     private RuleReader() {
@@ -55,7 +55,8 @@ final class RuleReader {
         String description = in.text(node, "description", "description");
         RuleMatch match = match(node.get("match"), in);
         KeySpec key = in.parsed(node, "key", KeySpec::parse, "api_key, tenant, ip, global or header:<Name>");
-        Algorithm algorithm = in.parsed(node, "algorithm", Algorithm::fromWireName,
+        Algorithm algorithm = in.parsed(node, "algorithm",
+                name -> Algorithm.fromWireName(name).filter(a -> a != Algorithm.CALENDAR_WINDOW),
                 "token_bucket, gcra, sliding_window or fixed_window");
         Long limit = in.whole(node, "limit");
         if (limit == null && !in.reported("limit")) {
@@ -71,6 +72,7 @@ final class RuleReader {
         }
         Long cost = in.whole(node, "cost");
         Unit unit = in.parsed(node, "unit", Unit::fromWireName, "requests, tokens or content-bytes");
+        String calendar = in.text(node, "calendar", "calendar");
         FailureMode failureMode = in.parsed(node, "failure_mode", FailureMode::fromWireName,
                 "open, closed or local");
         Boolean shadow = in.bool(node, "shadow");
@@ -79,7 +81,7 @@ final class RuleReader {
         Map<String, Limits> plans = LimitsReader.readMap(node.get("plans"), "plans", in);
         return new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst), failureMode,
                 shadow != null && shadow, enabled == null || enabled, missingKey, plans,
-                cost == null ? 1 : cost, unit);
+                cost == null ? 1 : cost, unit, calendar);
     }
 
     private static RuleMatch match(JsonNode node, JsonFields in) {

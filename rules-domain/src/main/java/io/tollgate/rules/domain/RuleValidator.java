@@ -11,6 +11,8 @@ import jakarta.validation.Validator;
 import org.hibernate.validator.HibernateValidator;
 import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 
+import io.tollgate.counter.Algorithm;
+
 /**
  * THE rule validator, the same for the rules service and for a gateway loading rules: Hibernate Validator
  * checks the constraints declared on {@link Rule}, {@link RuleMatch} and {@link RuleSet} (standard ones
@@ -51,6 +53,44 @@ public final class RuleValidator {
     public static List<FieldError> validate(Rule rule) {
         List<FieldError> errors = new ArrayList<>(Violations.toFieldErrors(Holder.VALIDATOR.validate(rule)));
         errors.addAll(affordable(rule));
+        errors.addAll(calendar(rule));
+        return errors;
+    }
+
+    /**
+     * A calendar needs a {@code fixed_window} of {@code 1d}, {@code P1W} or {@code P1M} in a zone that exists, and
+     * no {@code local} failure mode (a window of the calendar has no share to give each gateway); a month
+     * needs a calendar.
+     */
+    static List<FieldError> calendar(Rule rule) {
+        List<FieldError> errors = new ArrayList<>();
+        if (rule.calendar() == null) {
+            if (Periods.MONTH.equals(rule.period())) {
+                errors.add(new FieldError("period", "P1M", "a month is a calendar period: set calendar (e.g. UTC)"));
+            }
+            return errors;
+        }
+        if (CalendarWindow.zone(rule.calendar()).isEmpty()) {
+            errors.add(new FieldError("calendar", rule.calendar(), "must be UTC or an IANA time zone, such as"
+                    + " Europe/Berlin"));
+        }
+        if (rule.algorithm() != Algorithm.FIXED_WINDOW) {
+            errors.add(new FieldError("algorithm", rule.algorithm().wireName(), "must be fixed_window with calendar"));
+        }
+        if (rule.period() != null && CalendarWindow.length(rule.period()).isEmpty()) {
+            errors.add(new FieldError("period", Periods.format(rule.period()),
+                    "must be 1d, P1W or P1M with calendar"));
+        }
+        if (rule.failureMode() == FailureMode.LOCAL) {
+            errors.add(new FieldError("failure_mode", "local", "must be open or closed with calendar: a calendar"
+                    + " window has no share to give each gateway"));
+        }
+        rule.plans().forEach((plan, limits) -> {
+            if (limits != null && limits.period() != null) {
+                errors.add(new FieldError("plans." + plan + ".period", Periods.format(limits.period()),
+                        "must be left out with calendar: the calendar sets the window"));
+            }
+        });
         return errors;
     }
 
@@ -88,6 +128,9 @@ public final class RuleValidator {
             Rule rule = set.rules().get(i);
             if (rule != null) {
                 for (FieldError error : affordable(rule)) {
+                    errors.add(error.under("rules[" + i + "]"));
+                }
+                for (FieldError error : calendar(rule)) {
                     errors.add(error.under("rules[" + i + "]"));
                 }
             }
