@@ -6,9 +6,12 @@ import java.time.Duration;
 import java.util.List;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import io.tollgate.counter.testing.RedisCluster;
 
@@ -17,6 +20,7 @@ import io.tollgate.counter.testing.RedisCluster;
  * replica copied asynchronously, so a failover may forget a few recent spends, never corrupt); what a
  * replica acknowledged, a month's count included, survives.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailoverTest {
 
     static final Policy ONE_A_DAY = new Policy(Algorithm.TOKEN_BUCKET, 1, 86_400_000, 5);
@@ -24,20 +28,20 @@ class ClusterFailoverTest {
     static RedisCluster cluster;
     static ScriptClient client;
 
-    /** A cluster per test: a test kills a primary, whose replica then serves without one of its own. */
-    @BeforeEach
-    void startCluster() {
+    @BeforeAll
+    static void startCluster() {
         cluster = new RedisCluster();
         client = ScriptClient.cluster(cluster.addresses());
     }
 
-    @AfterEach
-    void stopCluster() {
+    @AfterAll
+    static void stopCluster() {
         client.close();
         cluster.close();
     }
 
     @Test
+    @Order(2)
     void checks_go_on_after_the_owning_primary_is_killed() {
         String key = CounterKeys.key("failover", "car-1");
         long now = RedisScriptTestBase.base();
@@ -57,10 +61,13 @@ class ClusterFailoverTest {
         assertThat(client.check(List.of(key), List.of(ONE_A_DAY), 1, now).get(0).remaining()).isBetween(2L, 3L);
     }
 
+    /** First, while every primary has its replica (after a failover, the promoted one has none). */
     @Test
+    @Order(1)
     void aMonthsCountSurvivesItsPrimaryOnceAReplicaHasIt() {
-        // a calendar window that ends two days after the base moment: a month's count, as far as Redis knows
-        String key = CounterKeys.windowed(CounterKeys.key("quota", "car-2"), "2026-12");
+        // a calendar window that ends two days after the base moment (a month's count, as far as Redis knows),
+        // on another primary than the next test's key, whose primary must keep its replica
+        String key = monthKeyAwayFrom(cluster.ownerOf(CounterKeys.key("failover", "car-1")));
         long now = RedisScriptTestBase.base();
         Policy month = Policy.calendarWindow(10, now / 1_000_000 + 2 * 86_400, 1);
         for (int i = 0; i < 3; i++) {
@@ -84,5 +91,14 @@ class ClusterFailoverTest {
                     return true;
                 });
         assertThat(left.get()).as("the 3 spent before the failover are still counted, then 1 more").isEqualTo(6);
+    }
+
+    private static String monthKeyAwayFrom(String primary) {
+        for (int n = 2;; n++) {
+            String key = CounterKeys.windowed(CounterKeys.key("quota", "car-" + n), "2026-12");
+            if (!cluster.ownerOf(key).equals(primary)) {
+                return key;
+            }
+        }
     }
 }

@@ -15,6 +15,26 @@ class DirectoryCodecTest {
     private final DirectoryCodec codec = new DirectoryCodec();
 
     @Test
+    void aPageOfStoredEntriesReadsBackAsThePageOfTheirValues() {
+        DirectoryCodec codec = new DirectoryCodec();
+        ClientEntry pro = new ClientEntry("acme", "pro", "Acme web", java.util.Map.of());
+        TenantEntry acme = new TenantEntry("enterprise", "Acme", java.util.Map.of());
+        String digest = ClientDigest.of("ak_1");
+        String gone = ClientDigest.of("ak_2");
+        String page = codec.writeChanges(42, true,
+                java.util.List.of(new DirectoryCodec.StoredChange("acme", codec.write(acme))),
+                java.util.List.of(new DirectoryCodec.StoredChange(digest, codec.write(pro)),
+                        new DirectoryCodec.StoredChange(gone, null)));
+
+        DirectoryChanges read = codec.parseChanges(page.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(read.seq()).isEqualTo(42);
+        assertThat(read.more()).isTrue();
+        assertThat(read.tenants()).containsExactly(new DirectoryChanges.TenantChange("acme", acme));
+        assertThat(read.clients()).containsExactly(new DirectoryChanges.ClientChange(digest, pro),
+                new DirectoryChanges.ClientChange(gone, null));
+    }
+
+    @Test
     void textThatIsNotJsonIsNotQuoted() {
         assertThat(refused(KEY)).containsExactly(new FieldError("", null, "not valid JSON (line 1, column 1)"));
         assertThat(refused("{\"key\": \"" + KEY + "\", ")).extracting(FieldError::reason)

@@ -10,12 +10,12 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import io.smallrye.mutiny.Uni;
-import io.tollgate.rules.domain.DirectoryCodec;
 import io.tollgate.rules.store.DirectoryFeed;
 
 /**
  * {@code GET /api/v1/directory?since=<seq>&limit=<n>}: what gateways read to keep their copy of the directory, a
- * {@code DirectoryChanges} page written by THE directory codec (the one gateways parse it with). When
+ * {@code DirectoryChanges} page written by THE directory codec (the one gateways parse it with), its entries as
+ * stored. When
  * {@code since} is ahead of the directory (a rebuilt database), the page starts from 0 and carries
  * {@code Tollgate-Directory-Reset: true}: the gateway drops its copy first.
  */
@@ -26,11 +26,9 @@ public class DirectoryResource {
     static final int MAX_PAGE = 50_000;
 
     private final DirectoryFeed feed;
-    private final DirectoryCodec codec;
 
-    DirectoryResource(DirectoryFeed feed, DirectoryCodec codec) {
+    DirectoryResource(DirectoryFeed feed) {
         this.feed = feed;
-        this.codec = codec;
     }
 
     @GET
@@ -41,7 +39,7 @@ public class DirectoryResource {
         int size = Paging.limit("limit", limit, DEFAULT_PAGE, MAX_PAGE);
         return feed.since(from, size)
                 .map(page -> {
-                    Response.ResponseBuilder answer = Response.ok(codec.write(page.changes()));
+                    Response.ResponseBuilder answer = Response.ok(page.json());
                     if (page.reset()) {
                         answer.header(Headers.DIRECTORY_RESET, "true");
                     }

@@ -7,10 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.tollgate.rules.domain.DirectoryChanges;
-import io.tollgate.rules.domain.DirectoryChanges.ClientChange;
-import io.tollgate.rules.domain.DirectoryChanges.TenantChange;
 import io.tollgate.rules.domain.DirectoryCodec;
+import io.tollgate.rules.domain.DirectoryCodec.StoredChange;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -34,13 +32,13 @@ public class DirectoryFeed {
     /**
      * A page of changes.
      *
-     * @param changes
-     * the page
+     * @param json
+     * the page, as {@code DirectoryCodec} writes and reads it
      * @param reset
      * true when the seq asked for is ahead of the directory (a rebuilt database): the page then starts from 0,
      * and the reader drops what it has first
      */
-    public record Page(DirectoryChanges changes, boolean reset) {
+    public record Page(String json, boolean reset) {
     }
 
     /** The seq of the last committed directory change. */
@@ -67,26 +65,26 @@ public class DirectoryFeed {
         });
     }
 
-    private DirectoryChanges changes(RowSet<Row> rows, long from, int limit) {
-        List<TenantChange> tenants = new ArrayList<>();
-        List<ClientChange> clients = new ArrayList<>();
+    /**
+     * The page of {@code rows}: the entries as stored (the JSON the codec wrote when the write was checked), so
+     * a page costs no parse and no validation of them.
+     */
+    private String changes(RowSet<Row> rows, long from, int limit) {
+        List<StoredChange> tenants = new ArrayList<>();
+        List<StoredChange> clients = new ArrayList<>();
         long seq = from;
         int count = 0;
+        boolean more = false;
         for (Row row : rows) {
             if (count == limit) {
-                return new DirectoryChanges(seq, true, tenants, clients);
+                more = true;
+                break;
             }
-            String body = row.getString("body");
-            if (row.getString("kind").equals("t")) {
-                tenants.add(new TenantChange(row.getString("name"),
-                        body == null ? null : EntryKind.TENANT.read(codec, body)));
-            } else {
-                clients.add(new ClientChange(row.getString("name"),
-                        body == null ? null : EntryKind.CLIENT.read(codec, body)));
-            }
+            StoredChange change = new StoredChange(row.getString("name"), row.getString("body"));
+            (row.getString("kind").equals("t") ? tenants : clients).add(change);
             seq = row.getLong("seq");
             count++;
         }
-        return new DirectoryChanges(seq, false, tenants, clients);
+        return codec.writeChanges(seq, more, tenants, clients);
     }
 }
