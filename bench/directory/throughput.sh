@@ -3,7 +3,7 @@
 # rule (api_key, plans; it never rejects), the same Redis and nginx backend; one with an empty directory, one
 # started from a directory snapshot of CLIENTS generated clients (bench/directory's Generated: free, pro,
 # tenants, overrides). wrk sends keys drawn from KEYS of those clients (client-0 .. client-<KEYS-1>) to each in
-# turn, ROUNDS rounds after a warm-up of each.
+# turn, ROUNDS rounds after a warm-up of each, the order alternating from round to round.
 #
 # Reads per gateway and round: req/s, p50 and p99 (wrk --latency), CPU per request; after the load: the
 # gateway's resident memory (VmRSS) and its heap in use after a full GC (jcmd GC.heap_info after GC.run).
@@ -11,7 +11,7 @@
 #
 # Writes bench/results/<UTC date-time>-directory-throughput.md. Needs wrk, nginx, redis-server, redis-cli,
 # java 17 (jcmd), python3, and ./mvnw -B install -DskipTests -pl gateway-service -am done.
-# Env: CLIENTS (1000000) KEYS (10000) DURATION (10s) WARMUP (20s) ROUNDS (3) CONNECTIONS (50) THREADS (2)
+# Env: CLIENTS (1000000; 0 for an A/A run of two empty gateways) KEYS (10000) DURATION (10s) WARMUP (20s) ROUNDS (3) CONNECTIONS (50) THREADS (2)
 #      GATEWAY_JAVA_OPTS (the launcher's: -XX:+UseSerialGC -Xmx64m ...; the heap must hold the directory)
 set -euo pipefail
 
@@ -52,7 +52,8 @@ await_gateway empty
 await_gateway full
 clients=$(curl -fs "http://127.0.0.1:${GW_MGMT[full]}/q/metrics" | awk '/^tollgate_directory_clients /{print int($2)}')
 [ "$clients" = "$CLIENTS" ] || { echo "the full gateway holds $clients clients, not $CLIENTS" >&2; exit 1; }
-curl -fs -H 'X-API-Key: client-4' "http://127.0.0.1:${GW_PORT[full]}/limited/x" -D - -o /dev/null \
+# CLIENTS=0: an A/A run (two gateways alike), which shows what the noise alone makes of the figures
+[ "$CLIENTS" = 0 ] || curl -fs -H 'X-API-Key: client-4' "http://127.0.0.1:${GW_PORT[full]}/limited/x" -D - -o /dev/null \
   | grep -qi '^ratelimit-policy: "api.calls";q=950000000' || { echo "client-4 is not on plan pro" >&2; exit 1; }
 
 TICK=$(getconf CLK_TCK)
@@ -84,7 +85,10 @@ run full "$WARMUP" >/dev/null
 : >"$WORK/runs"
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round of $ROUNDS" >&2
-  for name in empty full; do run "$name" "$DURATION" >>"$WORK/runs"; done
+  # the order alternates: the second of a pair ran slower in A/A runs (CLIENTS=0), whichever it was
+  order="empty full"
+  [ $((round % 2)) = 0 ] && order="full empty"
+  for name in $order; do run "$name" "$DURATION" >>"$WORK/runs"; done
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 read -r RSS_EMPTY HEAP_EMPTY < <(memory empty)
