@@ -85,7 +85,7 @@ run full "$WARMUP" >/dev/null
 : >"$WORK/runs"
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round of $ROUNDS" >&2
-  # the order alternates: the second of a pair ran slower in A/A runs (CLIENTS=0), whichever it was
+  # the order alternates: the second of a pair runs slower whatever it holds (an A/A run, CLIENTS=0, shows it)
   order="empty full"
   [ $((round % 2)) = 0 ] && order="full empty"
   for name in $order; do run "$name" "$DURATION" >>"$WORK/runs"; done

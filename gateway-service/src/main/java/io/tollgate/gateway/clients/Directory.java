@@ -30,7 +30,7 @@ public class Directory {
 
     /**
      * Heap a gateway needs besides the directory, and per client: the copy in force and, while a large change
-     * is applied, the next one (about 38 bytes a client each, {@code bench/directory/run.sh}).
+     * is applied, the next one ({@code bench/directory/run.sh} measures what a client takes).
      */
     static final long BASE_HEAP_BYTES = 64L << 20;
     static final long HEAP_BYTES_PER_CLIENT = 80;

@@ -1,7 +1,6 @@
 package io.tollgate.gateway.limiter;
 
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -20,8 +19,8 @@ import io.tollgate.rules.domain.Rule;
  */
 final class CalendarWindows {
 
-    /** A rule version's zone and window length, and the window last worked out for it. */
-    private record Current(Rule rule, ZoneId zone, CalendarWindow.Length length, CalendarWindow window) {
+    /** A rule version and the window last worked out for it. */
+    private record Current(Rule rule, CalendarWindow window) {
     }
 
     private final ConcurrentHashMap<String, Current> current = new ConcurrentHashMap<>();
@@ -44,12 +43,9 @@ final class CalendarWindows {
         if (known != null && known.rule() == rule && known.window().holds(now)) {
             return known.window();
         }
-        ZoneId zone = known != null && known.rule() == rule
-                ? known.zone()
-                : CalendarWindow.zone(rule.calendar()).orElseThrow();
-        CalendarWindow.Length length = CalendarWindow.length(rule.period()).orElseThrow();
-        CalendarWindow window = CalendarWindow.at(now, zone, length);
-        current.put(rule.id(), new Current(rule, zone, length, window));
+        CalendarWindow window = CalendarWindow.at(now, CalendarWindow.zone(rule.calendar()).orElseThrow(),
+                CalendarWindow.length(rule.period()).orElseThrow());
+        current.put(rule.id(), new Current(rule, window));
         return window;
     }
 }

@@ -82,7 +82,6 @@ final class FallbackBuckets {
         Decision[] out = new Decision[buckets.size()];
         Policy[] shares = new Policy[buckets.size()];
         double[] held = new double[buckets.size()];
-        long[] cost = new long[buckets.size()];
         Local[] local = new Local[buckets.size()];
         synchronized (lockOf(buckets.get(0).key())) {
             long now = nanoClock.getAsLong();
@@ -93,14 +92,14 @@ final class FallbackBuckets {
                 shares[i] = share;
                 local[i] = locals.computeIfAbsent(bucket.key(), k -> new Local(share.burst(), now));
                 held[i] = held(local[i], words.get(bucket.key()), share, n, now);
-                cost[i] = bucket.policy().cost();
-                all &= held[i] >= cost[i] - EPSILON;
+                all &= held[i] >= share.cost() - EPSILON;
             }
             for (int i = 0; i < buckets.size(); i++) {
-                double left = all ? Math.max(0, held[i] - cost[i]) : held[i];
+                long cost = shares[i].cost();
+                double left = all ? Math.max(0, held[i] - cost) : held[i];
                 local[i].tokens = left;
                 local[i].atNanos = now;
-                out[i] = decision(held[i] >= cost[i] - EPSILON, left, cost[i], shares[i]);
+                out[i] = decision(held[i] >= cost - EPSILON, left, shares[i]);
             }
             if (locals.size() >= MAX_ENTRIES) {
                 locals.clear(); // only a cap: the share decides for whoever was forgotten
@@ -120,7 +119,8 @@ final class FallbackBuckets {
         return tokens;
     }
 
-    private static Decision decision(boolean allowed, double left, long cost, Policy share) {
+    private static Decision decision(boolean allowed, double left, Policy share) {
+        long cost = share.cost();
         double rate = ratePerNano(share);
         long remaining = (long) Math.floor(left + EPSILON);
         long resetMs = ceilMs((share.burst() - left) / rate);
