@@ -76,9 +76,15 @@ import io.tollgate.counter.Policy;
  * for a {@code fixed_window} of {@code 1d}, {@code P1W} or {@code P1M}: the time zone ({@code UTC} or an IANA
  * zone) whose midnights, Mondays or 1sts its windows start at ({@link CalendarWindow}); {@code null}: windows
  * are multiples of the period since 1970
+ * @param settle
+ * where the gateway reads what a request really used once its answer ended, and spends the difference from its
+ * cost (or gives it back); {@code null}: a request spends its cost
+ * @param lease
+ * for {@code concurrency}: how long a request's slot stays taken when its gateway dies before giving it back
+ * (the reader's default: {@link #DEFAULT_LEASE}); {@code null} for the other algorithms
  */
 @JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "cost", "unit",
-        "calendar", "failure_mode", "shadow", "enabled", "missing_key", "plans"})
+        "calendar", "settle", "lease", "failure_mode", "shadow", "enabled", "missing_key", "plans"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Rule(
         @NotNull(message = REQUIRED) @Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String id,
@@ -96,10 +102,15 @@ public record Rule(
         @JsonInclude(JsonInclude.Include.NON_EMPTY) @Size(max = MAX_PLANS, message = AT_MOST_ENTRIES) Map<@Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String, @NotNull(message = REQUIRED) @Valid Limits> plans,
         @Min(value = 1, message = AT_LEAST) @Max(value = MAX_COST, message = AT_MOST) @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultCost.class) long cost,
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultUnit.class) Unit unit,
-        String calendar) {
+        String calendar,
+        Settle settle,
+        @PositivePeriod @JsonSerialize(using = WireSerializers.PeriodSerializer.class) Duration lease) {
 
     /** The largest cost a rule may give a request. */
     public static final long MAX_COST = 1_000_000_000L;
+
+    /** How long a {@code concurrency} rule's lease holds a slot when its gateway dies, unless the rule says. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
 
     /** Leaves the default cost (1) out of the wire form. */
     static final class DefaultCost {
@@ -134,7 +145,7 @@ public record Rule(
             Duration period, long burst, FailureMode failureMode, boolean shadow, boolean enabled, MissingKey missingKey,
             Map<String, Limits> plans) {
         this(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled, missingKey,
-                plans, 1, Unit.REQUESTS, null);
+                plans, 1, Unit.REQUESTS, null, null, null);
     }
 
     public Rule {
@@ -164,13 +175,13 @@ public record Rule(
     /** The same rule with other plans. */
     public Rule withPlans(Map<String, Limits> newPlans) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, newPlans, cost, unit, calendar);
+                missingKey, newPlans, cost, unit, calendar, settle, lease);
     }
 
     /** The same rule with another cost per request. */
     public Rule withCost(long newCost) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, plans, newCost, unit, calendar);
+                missingKey, plans, newCost, unit, calendar, settle, lease);
     }
 
     /** What a bucket of this rule under {@code limit} and {@code burst} can hold: the burst, or for a window the limit. */

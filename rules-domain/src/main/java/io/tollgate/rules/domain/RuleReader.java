@@ -19,7 +19,9 @@ import io.tollgate.counter.Algorithm;
 final class RuleReader {
 
     private static final Set<String> FIELDS = Set.of("id", "description", "match", "key", "algorithm", "limit",
-            "period", "burst", "cost", "unit", "calendar", "failure_mode", "shadow", "enabled", "missing_key", "plans");
+            "period", "burst", "cost", "unit", "calendar", "settle", "lease", "failure_mode", "shadow", "enabled",
+            "missing_key", "plans");
+    private static final Set<String> SETTLE_FIELDS = Set.of("from");
     private static final Set<String> MATCH_FIELDS = Set.of("methods", "path");
 
     private RuleReader() {
@@ -73,6 +75,7 @@ final class RuleReader {
         Long cost = in.whole(node, "cost");
         Unit unit = in.parsed(node, "unit", Unit::fromWireName, "requests, tokens or content-bytes");
         String calendar = in.text(node, "calendar", "calendar");
+        Duration lease = in.parsed(node, "lease", Periods::parse, "a positive whole number with s, m or h (60s, 5m)");
         FailureMode failureMode = in.parsed(node, "failure_mode", FailureMode::fromWireName,
                 "open, closed or local");
         Boolean shadow = in.bool(node, "shadow");
@@ -81,7 +84,20 @@ final class RuleReader {
         Map<String, Limits> plans = LimitsReader.readMap(node.get("plans"), "plans", in);
         return new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst), failureMode,
                 shadow != null && shadow, enabled == null || enabled, missingKey, plans,
-                cost == null ? 1 : cost, unit, calendar);
+                cost == null ? 1 : cost, unit, calendar, settle(node.get("settle"), in), lease);
+    }
+
+    private static Settle settle(JsonNode node, JsonFields in) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isObject()) {
+            in.reject("settle", Values.show(node), "must be an object with from (e.g. {\"from\": \"header:X-Usage\"})");
+            return null;
+        }
+        in.rejectUnknown(node, SETTLE_FIELDS, "settle.");
+        String from = in.text(node, "from", "settle.from");
+        return in.reported("settle.from") ? null : new Settle(from);
     }
 
     private static RuleMatch match(JsonNode node, JsonFields in) {

@@ -54,6 +54,7 @@ public final class RuleValidator {
         List<FieldError> errors = new ArrayList<>(Violations.toFieldErrors(Holder.VALIDATOR.validate(rule)));
         errors.addAll(affordable(rule));
         errors.addAll(calendar(rule));
+        errors.addAll(charged(rule));
         return errors;
     }
 
@@ -94,6 +95,16 @@ public final class RuleValidator {
         return errors;
     }
 
+    /** A {@code settle} must name where the usage is read. */
+    static List<FieldError> charged(Rule rule) {
+        if (rule.settle() == null) {
+            return List.of();
+        }
+        return Settle.problem(rule.settle().from())
+                .map(why -> List.of(new FieldError("settle.from", rule.settle().from(), why)))
+                .orElse(List.of());
+    }
+
     /**
      * A cost no bucket of the rule could ever hold (above its burst, or above its limit for a window), the
      * rule's own or a plan's: such a request could never pass.
@@ -131,6 +142,9 @@ public final class RuleValidator {
                     errors.add(error.under("rules[" + i + "]"));
                 }
                 for (FieldError error : calendar(rule)) {
+                    errors.add(error.under("rules[" + i + "]"));
+                }
+                for (FieldError error : charged(rule)) {
                     errors.add(error.under("rules[" + i + "]"));
                 }
             }

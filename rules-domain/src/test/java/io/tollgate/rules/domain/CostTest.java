@@ -42,6 +42,42 @@ class CostTest {
     }
 
     @Test
+    void aSettleIsReadWrittenAndSaysWhereTheUsageIs() {
+        Rule rule = codec.parseRule("""
+                {"id": "llm.tokens", "key": "api_key", "limit": 100000, "period": "1m", "cost": 500,
+                 "unit": "tokens", "settle": {"from": "json:/usage/total_tokens"}}""");
+        assertThat(rule.settle().source()).isEqualTo(Settle.Source.JSON);
+        assertThat(rule.settle().argument()).isEqualTo("/usage/total_tokens");
+        assertThat(codec.write(rule)).contains("\"settle\":{\"from\":\"json:/usage/total_tokens\"}");
+        assertThat(codec.parseRule(codec.write(rule))).isEqualTo(rule);
+        assertThat(new Settle("header:X-Usage-Tokens").argument()).isEqualTo("X-Usage-Tokens");
+        assertThat(new Settle("response_bytes").source()).isEqualTo(Settle.Source.RESPONSE_BYTES);
+        assertThat(codec.write(codec.parseRule("{\"id\": \"r\", \"key\": \"ip\", \"limit\": 1, \"period\": \"1s\"}")))
+                .doesNotContain("settle");
+    }
+
+    @Test
+    void aSettleThatNamesNoSourceIsRefusedNamingTheField() {
+        for (String bad : new String[]{"\"header:\"", "\"header:X Usage\"", "\"json:usage\"", "\"json:/a~2b\"",
+                "\"body\"", "\"\""}) {
+            assertThatThrownBy(() -> codec.parseRule("""
+                    {"id": "llm", "key": "api_key", "limit": 10, "period": "1s", "settle": {"from": %s}}"""
+                    .formatted(bad)))
+                    .as(bad)
+                    .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                            .extracting(FieldError::field).containsExactly("settle.from"));
+        }
+        assertThatThrownBy(() -> codec.parseRule("""
+                {"id": "llm", "key": "api_key", "limit": 10, "period": "1s", "settle": "header:X"}"""))
+                .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                        .extracting(FieldError::field).containsExactly("settle"));
+        assertThatThrownBy(() -> codec.parseRule("""
+                {"id": "llm", "key": "api_key", "limit": 10, "period": "1s", "settle": {"from": "header:X", "to": 1}}"""))
+                .isInstanceOfSatisfying(RuleValidationException.class, e -> assertThat(e.errors())
+                        .extracting(FieldError::field).containsExactly("settle.to"));
+    }
+
+    @Test
     void theDefaultCostIsOneAndLeftOutOfTheWireForm() {
         Rule rule = codec.parseRule("{\"id\": \"plain\", \"key\": \"ip\", \"limit\": 10, \"period\": \"1s\"}");
         assertThat(rule.cost()).isEqualTo(1);
