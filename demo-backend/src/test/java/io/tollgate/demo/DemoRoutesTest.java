@@ -37,4 +37,22 @@ class DemoRoutesTest {
         given().get("/q/health/live").then().statusCode(200);
         given().get("/__hits").then().body("total", equalTo(0));
     }
+
+    @Test
+    void llmAnswersSayWhatTheyUsedAsJsonOrAsTheLastEventOfAStream() {
+        given().post("/llm/v1/chat/completions?tokens=120").then().statusCode(200)
+                .body("usage.total_tokens", equalTo(120));
+        String stream = given().post("/llm/v1/chat/completions?tokens=7&stream=true").then().statusCode(200)
+                .contentType("text/event-stream").extract().asString();
+        org.assertj.core.api.Assertions.assertThat(stream).contains("\"total_tokens\":7").endsWith("data: [DONE]\n\n");
+    }
+
+    @Test
+    void aHeldAnswerComesWhenReleased() throws Exception {
+        var answer = java.util.concurrent.CompletableFuture.supplyAsync(() -> given().get("/hold/report").statusCode());
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> given().get("/__held").jsonPath().getInt("held") == 1);
+        given().post("/__release").then().statusCode(200).body("released", equalTo(1));
+        org.assertj.core.api.Assertions.assertThat(answer.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(200);
+    }
 }
