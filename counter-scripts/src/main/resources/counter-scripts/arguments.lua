@@ -1,7 +1,8 @@
--- arguments: reads and checks the KEYS and ARGV that check and peek share, before either reads a bucket.
--- The catalog sends it after its prelude (fail, which answers 'ERR tollgate <script>: <message>', and
--- "local ALGORITHMS = { <one slot per algorithm> }" with the slots ARGV names marked) and the algorithm files,
--- and the script's driver after it.
+-- arguments: reads and checks the KEYS and ARGV that check and peek share, before either reads a bucket, and
+-- gives both the one way a bucket is read.
+-- The catalog sends it after its prelude (fail, which answers 'ERR tollgate <script>: <message>';
+-- "local ALGORITHMS = { <one slot per algorithm> }" with the slots ARGV names marked; the locals read_leases and
+-- take_lease, which concurrency.lua fills) and the algorithm files, and the script's driver after it.
 --
 -- KEYS[1..N]  bucket keys rl:<rule-id>:{<client-key>}; the keys of one client share one hash tag, so one
 --             shard. Several clients in one call: on standalone Redis; on a Cluster through on_node.lua
@@ -10,13 +11,22 @@
 --             tests pass it). Expiries are absolute (SET ... PXAT), so an explicit now must be a
 --             real moment: a value far in the past writes keys that vanish at once.
 -- then five per key i, from ARGV[1 + 5(i-1) + 1]:
---             algorithm wire name (token_bucket, gcra, sliding_window, fixed_window), limit,
---             period_ms, burst, cost (what one check spends from that bucket); all whole numbers from
---             1 to 1e12
+--             algorithm wire name (token_bucket, gcra, sliding_window, fixed_window, calendar_window,
+--             concurrency), limit, period_ms, burst, cost (what one check spends from that bucket); all whole
+--             numbers from 1 to 1e12. A concurrency key carries lease_ms in period_ms's place and its lease id
+--             in burst's, and its cost is 1 (one lease).
+--             A cost of s<delta> (s35, s-12, s0) SETTLES the key instead of checking it: delta is a whole
+--             number from -1e12 to 1e12, what the request really used less what its check spent. A positive
+--             delta is spent whatever the bucket holds (it may go into debt), a negative one given back (never
+--             above the capacity), 0 changes nothing. A settled key always allows and never makes another
+--             key of its client fail; it is written whether or not the client's checked keys allow. A
+--             concurrency key is never settled.
 -- then, for several clients, one per client g from ARGV[1 + 5N + 1]: how many of the keys, in order, are
 --             client g's (whole numbers summing to N). Without them the N keys are one client's.
 -- Leaves: n (the key count), now, policy (per key i at 5(i-1)+1..+5: its algorithm's decide, limit,
--- period_ms, burst, cost) and last (the last key of each client, when several; else nil).
+-- period_ms, burst, cost; a settled key's delta in cost's place), settled (settled[i] true for a settled key;
+-- nil when the call settles none), leased (leased[i] true for a concurrency key; nil when the call has none),
+-- last (the last key of each client, when several; else nil) and read(i), bucket i as its algorithm stores it.
 -- Nonsense arguments return an error naming the argument and its value (fail): every argument is read
 -- before the first bucket.
 
@@ -25,6 +35,18 @@
 local function whole(text)
   local value = tonumber(text)
   if value and value >= 1 and value <= 1e12 and value % 1 == 0 then
+    return value
+  end
+  return nil
+end
+
+-- A settlement's delta: "s" and a whole number from -1e12 to 1e12; else nil.
+local function settlement(text)
+  if string.byte(text, 1) ~= 115 then -- "s"
+    return nil
+  end
+  local value = tonumber(string.sub(text, 2))
+  if value and value >= -1e12 and value <= 1e12 and value % 1 == 0 then
     return value
   end
   return nil
@@ -56,24 +78,45 @@ end
 -- bucket is (so nonsense for a later client spends nothing of an earlier one); sized for the common one-key
 -- call, as reply and pending below
 local policy = { false, false, false, false, false }
+local settled, leased
 for i = 1, n do
   local a = 1 + 5 * (i - 1)
   local algorithm = ALGORITHMS[ARGV[a + 1]]
   if not algorithm then
     return fail('algorithm of key ' .. i .. ' is unknown: "' .. ARGV[a + 1] .. '"')
   end
+  local leases = ARGV[a + 1] == 'concurrency'
   local limit, period_ms, burst, cost = whole(ARGV[a + 2]), whole(ARGV[a + 3]), whole(ARGV[a + 4]), whole(ARGV[a + 5])
   if not limit then
     return fail('limit of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 2] .. '"')
   end
   if not period_ms then
-    return fail('period_ms of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 3] .. '"')
+    return fail((leases and 'lease_ms' or 'period_ms') .. ' of key ' .. i .. ' must be a whole number >= 1, was "'
+      .. ARGV[a + 3] .. '"')
   end
   if not burst then
-    return fail('burst of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 4] .. '"')
+    return fail((leases and 'lease_id' or 'burst') .. ' of key ' .. i .. ' must be a whole number >= 1, was "'
+      .. ARGV[a + 4] .. '"')
   end
   if not cost then
-    return fail('cost of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 5] .. '"')
+    cost = settlement(ARGV[a + 5])
+    if not cost then
+      return fail('cost of key ' .. i .. ' must be a whole number >= 1, or s and a whole number from -1e12 to 1e12'
+        .. ' (a settlement), was "' .. ARGV[a + 5] .. '"')
+    end
+    if leases then
+      return fail('cost of key ' .. i .. ' settles a concurrency key, which holds leases, not units, was "'
+        .. ARGV[a + 5] .. '"')
+    end
+    settled = settled or {}
+    settled[i] = true
+  end
+  if leases then
+    if cost ~= 1 then
+      return fail('cost of key ' .. i .. ' must be 1 for a concurrency key (one lease), was "' .. ARGV[a + 5] .. '"')
+    end
+    leased = leased or {}
+    leased[i] = true
   end
   local r = 5 * (i - 1)
   policy[r + 1], policy[r + 2], policy[r + 3], policy[r + 4], policy[r + 5] = algorithm, limit, period_ms, burst, cost
@@ -96,4 +139,24 @@ if clients > 0 then
   if counted ~= n then
     return fail('key counts of the ' .. clients .. ' clients sum to ' .. counted .. ', not the ' .. n .. ' keys')
   end
+end
+
+-- Bucket i as its algorithm stores it: the value (GET; false when absent), or for a concurrency key the count of
+-- its live leases (read_leases; false when none). A key of the other kind (its rule's algorithm changed to or from
+-- concurrency) reads as absent, and the write that follows replaces it: a new algorithm starts a fresh bucket.
+-- Any other error (on a Cluster node, a key the node does not serve) ends the script.
+local function read(i)
+  local value
+  if leased and leased[i] then
+    value = read_leases(KEYS[i], now)
+  else
+    value = redis.pcall('GET', KEYS[i])
+  end
+  if type(value) == 'table' then
+    if string.sub(value.err, 1, 9) == 'WRONGTYPE' then
+      return false
+    end
+    error(value)
+  end
+  return value
 end

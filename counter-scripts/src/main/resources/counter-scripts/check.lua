@@ -1,10 +1,11 @@
 -- check: checks every bucket of one client in one atomic step, all or nothing; or the checks of several
--- clients in turn, each all or nothing on its own (a gateway's coalesced checks in one call).
--- The catalog sends the prelude, the four algorithm files (each run only when its slot is marked),
--- arguments.lua (KEYS and ARGV, read and checked), then this driver.
+-- clients in turn, each all or nothing on its own (a gateway's coalesced checks in one call). A key whose cost
+-- is a settlement (s<delta>, see arguments.lua) is settled instead: what its request really used is charged.
+-- The catalog sends the prelude, the algorithm files (each run only when its slot is marked), arguments.lua
+-- (KEYS and ARGV, read and checked; the reader of buckets), then this driver.
 --
--- KEYS, ARGV  as arguments.lua reads them: the bucket keys; now, five policy arguments per key (its cost
---             among them), and per client its key count when several
+-- KEYS, ARGV  as arguments.lua reads them: the bucket keys; now, five policy arguments per key (its cost or
+--             settlement among them), and per client its key count when several
 -- Reply       a flat array of 4 x N integers, per key: allowed (1/0), remaining, retry_after_ms,
 --             reset_ms. Per client, phase 1 decides each of its keys from its stored state; phase 2
 --             writes all of them only if every one allowed. When another key rejected, a key that would
@@ -12,14 +13,21 @@
 --             -1 for a request that can never pass (cost above the capacity). Clients are checked in
 --             order, each after the writes of the ones before it (two checks of one client in one call
 --             spend one after the other, as two calls would).
+--             remaining is negative when the bucket is in debt (a settlement spent more than it held, or a
+--             window counts more than a lowered limit): -remaining is what it owes, rounded up (a token
+--             bucket holding -2.5 tokens reports -3). A bucket in debt rejects every check until it holds the
+--             check's cost again, and retry_after_ms says exactly when.
+--             A settled key answers 1, remaining after the settlement, 0, reset_ms; it never makes another key
+--             of its client fail, and it is written whatever the client's checked keys decide.
+--             A concurrency key answers retry_after_ms 0 and reset_ms 0 (see concurrency.lua).
 -- Nonsense arguments return an error naming the argument and its value, never a decision: every argument
 -- is read before the first bucket, and every bucket before the first write, so an error writes nothing.
 
--- every bucket is read before the first is written, so a read that fails (a key of another type; on a
--- Cluster node, a key this node does not serve) writes nothing
+-- every bucket is read before the first is written, so a read that fails (on a Cluster node, a key this node
+-- does not serve) writes nothing
 local stored = { false }
 for i = 1, n do
-  stored[i] = redis.call('GET', KEYS[i])
+  stored[i] = read(i)
 end
 -- with several clients, what this call wrote, by key: a client checked twice sees its first check's spend
 local written = last and {}
@@ -27,6 +35,34 @@ local written = last and {}
 -- per key at 4(i-1)+1..+4: the reply, and beside it (value, expire_at, unspent remaining, unspent
 -- reset); sized for the common one-key call so neither table grows
 local reply, pending = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
+
+-- The latest key expiry written, in Unix ms: a debt can reach beyond what '%d' formats, and any moment this far
+-- out means the same.
+local FAR_MS = 2^53
+
+-- Writes key i's pending value (r = 4(i-1)); a settlement of 0 has none.
+local function write(i, r)
+  local value = pending[r + 1]
+  if value == nil then
+    return
+  end
+  local key = KEYS[i]
+  if leased and leased[i] then
+    value = take_lease(key, now, pending[r + 2], policy[5 * (i - 1) + 4], value)
+  else
+    local at = math.ceil(pending[r + 2] / 1000)
+    if at > FAR_MS then
+      at = FAR_MS
+    end
+    -- as text made by '%d': Redis formats a Lua number argument with '%.17g', about 1,300 more
+    -- instructions per write (callgrind, bench/scripts/counter-scripts-instructions.sh)
+    redis.call('SET', key, value, 'PXAT', string.format('%d', at))
+  end
+  if written then
+    written[key] = value
+  end
+end
+
 local first = 1
 for g = 1, last and clients or 1 do
   local stop = last and last[g] or n
@@ -35,25 +71,22 @@ for g = 1, last and clients or 1 do
     local r, p = 4 * (i - 1), 5 * (i - 1)
     reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], pending[r + 1], pending[r + 2], pending[r + 3], pending[r + 4] =
       policy[p + 1](written and written[KEYS[i]] or stored[i], policy[p + 2], policy[p + 3], policy[p + 4], now,
-        policy[p + 5])
+        policy[p + 5], settled and settled[i])
     all_allowed = all_allowed and reply[r + 1] == 1
   end
 
   if all_allowed then
     for i = first, stop do
-      local r = 4 * (i - 1)
-      -- as text made by '%d': Redis formats a Lua number argument with '%.17g', about 1,300 more
-      -- instructions per write (callgrind, bench/scripts/counter-scripts-instructions.sh)
-      redis.call('SET', KEYS[i], pending[r + 1], 'PXAT', string.format('%d', math.ceil(pending[r + 2] / 1000)))
-      if written then
-        written[KEYS[i]] = pending[r + 1]
-      end
+      write(i, 4 * (i - 1))
     end
   else
-    -- nothing was spent: the keys that would allow report what they still hold
+    -- nothing was spent: the keys that would allow report what they still hold; settled keys are written all
+    -- the same
     for i = first, stop do
       local r = 4 * (i - 1)
-      if reply[r + 1] == 1 then
+      if settled and settled[i] then
+        write(i, r)
+      elseif reply[r + 1] == 1 then
         reply[r + 2], reply[r + 4] = pending[r + 3], pending[r + 4]
       end
     end

@@ -9,8 +9,11 @@
 --   current          count of this window
 -- The key expires when the window after the current one ends: from then on both counts are 0.
 -- Policy ARGV read: limit, period_ms (burst is ignored).
--- Per-key reply: allowed, remaining, retry_after_ms, reset_ms (until the estimate is back to 0);
--- retry_after_ms is -1 when cost > limit.
+-- Per-key reply: allowed, remaining (limit - estimate, whole: negative in debt), retry_after_ms, reset_ms
+-- (until the estimate is back to 0); retry_after_ms is -1 when cost > limit.
+-- Settlement of delta: the current window's count grows by delta (the estimate beyond limit, if so); a
+-- negative one is given back from the current window's count, then from the previous one's, neither below 0.
+-- A debt weighs as long as the windows counting it do.
 
 -- Float noise: 10 x (1 - 0.7) is 3.0000000000000004; an estimate this close to whole counts as whole.
 local SW_EPSILON = 1e-9
@@ -36,7 +39,7 @@ local function sw_reset_ms(start, previous, current, period, now)
   return 0
 end
 
-ALGORITHMS.sliding_window = function(raw, limit, period_ms, burst, now, cost)
+ALGORITHMS.sliding_window = function(raw, limit, period_ms, burst, now, cost, settle)
   local period = period_ms * 1000
   local start = now - now % period
   local previous, current = 0, 0
@@ -50,8 +53,21 @@ ALGORITHMS.sliding_window = function(raw, limit, period_ms, burst, now, cost)
       end
     end
   end
+  if settle then
+    -- cost is the delta
+    if cost >= 0 then
+      current = current + cost
+    else
+      local back = math.min(current, -cost)
+      current = current - back
+      previous = math.max(0, previous + cost + back)
+    end
+    return 1, math.floor(limit - sw_estimate(start, previous, current, period, now) + SW_EPSILON), 0,
+      sw_reset_ms(start, previous, current, period, now),
+      cost ~= 0 and struct.pack('<c1dddd', 's', start, period, previous, current) or nil, start + 2 * period
+  end
   local estimate = sw_estimate(start, previous, current, period, now)
-  local left_unspent = math.max(0, math.floor(limit - estimate + SW_EPSILON))
+  local left_unspent = math.floor(limit - estimate + SW_EPSILON)
   local reset_ms = sw_reset_ms(start, previous, current, period, now)
   if estimate + cost <= limit + SW_EPSILON then
     return 1, math.max(0, math.floor(limit - estimate - cost + SW_EPSILON)), 0, sw_reset_ms(start, previous, current + cost, period, now),

@@ -14,7 +14,13 @@ public enum Algorithm {
      * rule with {@code calendar} is checked with. Not a rule's algorithm of its own: its policy carries the
      * window's end ({@link Policy#calendarWindow}), which the caller works out.
      */
-    CALENDAR_WINDOW("calendar_window");
+    CALENDAR_WINDOW("calendar_window"),
+    /**
+     * At most limit requests in flight per key: each admitted request holds a lease (stored as a member of a
+     * Redis sorted set) until its response ends or the lease's time is up. Its policy carries the lease's
+     * duration and id ({@link Policy#lease}); a concurrency key is never settled.
+     */
+    CONCURRENCY("concurrency");
 
     private final String wireName;
 

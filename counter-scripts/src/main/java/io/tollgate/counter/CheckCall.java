@@ -11,8 +11,9 @@ import java.util.OptionalLong;
  * @param keys
  * the bucket keys, KEYS[1..N]
  * @param args
- * ARGV: now (or empty), then algorithm, limit, period_ms, burst, cost per key; for the calls of several
- * clients {@link #together together}, then each one's key count
+ * ARGV: now (or empty), then algorithm, limit, period_ms, burst, cost per key (a settled key's cost is
+ * {@code s<delta>}, {@link #settle}); for the calls of several clients {@link #together together}, then each one's
+ * key count
  */
 public record CheckCall(List<String> keys, List<String> args) {
 
@@ -50,6 +51,52 @@ public record CheckCall(List<String> keys, List<String> args) {
             args.add(policy.cost() == 1 ? "1" : Long.toString(policy.cost()));
         }
         return new CheckCall(keys, args);
+    }
+
+    /**
+     * Builds the call that settles buckets {@code keys[i]} under {@code policies[i]} by {@code deltas[i]}: what a
+     * request admitted by a check really used, less the cost that check spent. A positive delta is spent whatever
+     * the bucket holds (it may go into debt: its remaining goes below 0 and its checks are rejected until it holds
+     * their cost again), a negative one is given back (never above the capacity), 0 changes nothing. Every key
+     * answers allowed, remaining after the settlement, retry_after_ms 0 and reset_ms, and is written whatever
+     * the checks it is sent {@link #together} with decide. A call like any other: {@link #together},
+     * {@link #evalArgs}, {@link #evalArgsOnOneNode} and {@link #parse} work on it.
+     *
+     * @param deltas
+     * per key, a whole number from -{@link Policy#MAX_COST} to {@link Policy#MAX_COST}
+     * @param nowMicros
+     * as for {@link #of(List, List, OptionalLong)}
+     * @throws IllegalArgumentException
+     * for a concurrency policy (a lease is released, not settled) or a delta out of range
+     */
+    public static CheckCall settle(List<String> keys, List<Policy> policies, List<Long> deltas,
+            OptionalLong nowMicros) {
+        if (deltas.size() != policies.size()) {
+            throw new IllegalArgumentException("need one delta per policy, got " + policies.size() + " policies, "
+                    + deltas.size() + " deltas");
+        }
+        checkSettled(policies, deltas);
+        CheckCall call = of(keys, policies, nowMicros);
+        List<String> args = new ArrayList<>(call.args);
+        for (int i = 0; i < deltas.size(); i++) {
+            args.set(PER_KEY * (i + 1), "s" + deltas.get(i));
+        }
+        return new CheckCall(call.keys, args);
+    }
+
+    /** Whether {@code policies} may be settled by {@code deltas}: no concurrency policy, each delta in range. */
+    static void checkSettled(List<Policy> policies, List<Long> deltas) {
+        for (int i = 0; i < policies.size(); i++) {
+            if (policies.get(i).algorithm() == Algorithm.CONCURRENCY) {
+                throw new IllegalArgumentException("key " + (i + 1) + " is a concurrency key: a lease is released"
+                        + " (ZREM), not settled");
+            }
+            long delta = deltas.get(i);
+            if (delta < -Policy.MAX_COST || delta > Policy.MAX_COST) {
+                throw new IllegalArgumentException("delta of key " + (i + 1) + " must be from -" + Policy.MAX_COST
+                        + " to " + Policy.MAX_COST + ", was " + delta);
+            }
+        }
     }
 
     /** As {@link #of(List, List, OptionalLong)}, every check spending {@code cost} whatever its policy says. */
@@ -148,7 +195,10 @@ public record CheckCall(List<String> keys, List<String> args) {
         return all;
     }
 
-    /** One decision per key, in key order, from the script's flat reply of 4 x N integers. */
+    /**
+     * One decision per key, in key order, from the script's flat reply of 4 x N integers. A remaining below 0 is a
+     * bucket in debt.
+     */
     public List<Decision> parse(List<Long> reply) {
         if (reply.size() != 4 * keys.size()) {
             throw new IllegalArgumentException(

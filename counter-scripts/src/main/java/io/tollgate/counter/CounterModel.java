@@ -17,6 +17,19 @@ interface CounterModel {
     Step decide(BucketState stored, Policy policy, long nowMicros, long cost);
 
     /**
+     * Settles one bucket, as the Lua {@code decide} of a settled key ({@code s<delta>}): a positive {@code delta} is
+     * spent whatever the bucket holds (it may go into debt), a negative one given back (never above the capacity),
+     * 0 changes nothing. The step's decision is the settled key's reply (always allowed); its next state is what is
+     * written, null when {@code delta} is 0.
+     *
+     * @param stored
+     * what the bucket holds, or null when absent; a state of another algorithm counts as absent
+     * @throws IllegalArgumentException
+     * for an algorithm that is not settled ({@code concurrency})
+     */
+    Step settle(BucketState stored, Policy policy, long nowMicros, long delta);
+
+    /**
      * The Lua {@code peek} of one bucket: its own {@code decide} as a check of cost 1, of which only the view of
      * nothing spent is kept.
      *
@@ -36,7 +49,13 @@ interface CounterModel {
             case SLIDING_WINDOW -> SlidingWindowModel.INSTANCE;
             case FIXED_WINDOW -> FixedWindowModel.INSTANCE;
             case CALENDAR_WINDOW -> CalendarWindowModel.INSTANCE;
+            case CONCURRENCY -> ConcurrencyModel.INSTANCE;
         };
+    }
+
+    /** The step of a settlement: its reply, and the state written ({@code delta} 0 writes nothing). */
+    static Step settled(Decision decision, BucketState next, long delta) {
+        return new Step(decision, delta == 0 ? null : next, decision.remaining(), decision.resetMs());
     }
 
     /** Milliseconds rounded up, as the scripts' {@code math.ceil(us / 1000)}. */

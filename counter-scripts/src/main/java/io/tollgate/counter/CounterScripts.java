@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The catalog of the Lua sent to Redis, the one place scripts live: {@code check}, assembled from the four
+ * The catalog of the Lua sent to Redis, the one place scripts live: {@code check}, assembled from the
  * algorithm files, the argument reader and the check driver under {@code counter-scripts/} on the class path;
  * {@code check_on_node}, the same behind a prelude that takes the keys of several slots of one Cluster node;
  * and {@code peek}, the same algorithms and arguments behind a read-only driver.
@@ -34,6 +34,12 @@ public final class CounterScripts {
             .map(a -> a.wireName() + " = false")
             .collect(Collectors.joining(", ", "local ALGORITHMS = { ", " }\n"))
             + "for a = 2, 1 + 5 * #KEYS, 5 do if ALGORITHMS[ARGV[a]] == false then ALGORITHMS[ARGV[a]] = true end end\n";
+
+    /**
+     * How concurrency keys are read and written (a sorted set, not a value): locals that {@code concurrency.lua}
+     * fills, and {@code arguments.lua} and {@code check.lua} call, when the call names that algorithm.
+     */
+    private static final String LEASE_STORE = "local read_leases, take_lease\n";
 
     private static final Script CHECK = assemble("check", "", "check.lua");
     private static final Script CHECK_ON_NODE = assemble("check_on_node", read("on_node.lua"), "check.lua");
@@ -97,15 +103,16 @@ public final class CounterScripts {
     /**
      * {@code head} (a shebang must come first), the prelude: {@code fail}, which answers the errors of
      * {@code arguments.lua} with the script's name (written in here, so naming the script costs a call
-     * nothing), and the algorithm slots; each algorithm's file inside {@code if ALGORITHMS.<name> then ... end},
-     * {@code arguments.lua}, then the {@code driver}.
+     * nothing), the algorithm slots and the lease store's locals; each algorithm's file inside
+     * {@code if ALGORITHMS.<name> then ... end}, {@code arguments.lua}, then the {@code driver}.
      */
     private static Script assemble(String name, String head, String driver) {
         StringBuilder text = new StringBuilder(head)
                 .append("local function fail(message)\n")
                 .append("  return redis.error_reply('ERR tollgate ").append(name).append(": ' .. message)\n")
                 .append("end\n")
-                .append(ALGORITHM_SLOTS);
+                .append(ALGORITHM_SLOTS)
+                .append(LEASE_STORE);
         for (Algorithm algorithm : Algorithm.values()) {
             text.append("if ALGORITHMS.").append(algorithm.wireName()).append(" then\n")
                     .append(read(algorithm.wireName() + ".lua")).append("end\n");

@@ -21,13 +21,9 @@ final class FixedWindowModel implements CounterModel {
     public Step decide(BucketState stored, Policy policy, long nowMicros, long cost) {
         double now = nowMicros;
         double limit = policy.limit();
-        double period = policy.periodMs() * 1000.0;
-        double windowEnd = now - luaMod(now, period) + period;
-        double count = 0;
-        if (stored instanceof State s && s.windowEnd() == windowEnd) {
-            count = s.count();
-        }
-        long leftUnspent = (long) Math.max(0, limit - count);
+        double windowEnd = windowEnd(policy, now);
+        double count = count(stored, windowEnd);
+        long leftUnspent = (long) (limit - count);
         long resetMs = CounterModel.ceilMs(windowEnd - now);
         if (count + cost <= limit) {
             Decision decision = new Decision(true, (long) (limit - count - cost), 0, resetMs);
@@ -35,6 +31,25 @@ final class FixedWindowModel implements CounterModel {
         }
         long retryMs = cost > limit ? Decision.RETRY_NEVER : resetMs;
         return new Step(new Decision(false, leftUnspent, retryMs, resetMs), null, leftUnspent, resetMs);
+    }
+
+    /** The window's count grows by delta (beyond limit, if so), or shrinks, never below 0. */
+    @Override
+    public Step settle(BucketState stored, Policy policy, long nowMicros, long delta) {
+        double now = nowMicros;
+        double windowEnd = windowEnd(policy, now);
+        double count = Math.max(0, count(stored, windowEnd) + delta);
+        Decision decision = new Decision(true, (long) (policy.limit() - count), 0, CounterModel.ceilMs(windowEnd - now));
+        return CounterModel.settled(decision, new State(windowEnd, count), delta);
+    }
+
+    private static double windowEnd(Policy policy, double now) {
+        double period = policy.periodMs() * 1000.0;
+        return now - luaMod(now, period) + period;
+    }
+
+    private static double count(BucketState stored, double windowEnd) {
+        return stored instanceof State s && s.windowEnd() == windowEnd ? s.count() : 0;
     }
 
     /** Lua 5.1's {@code a % b}: {@code a - floor(a / b) * b}. */

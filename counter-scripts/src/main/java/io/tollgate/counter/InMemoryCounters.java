@@ -8,12 +8,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@code check} script over an in-process map: the same decisions, all or nothing across the
- * keys of one call, for one process (a laptop, or the gateway's local fallback).
+ * keys of one call, for one process (a laptop, or the gateway's local fallback); the same settlements
+ * ({@link #settle}) and concurrency leases, given back by {@link #release} as the gateway's {@code ZREM} does.
  * <p>
  * Thread-safe: calls are serialised per hash tag (the keys of one call share one, as on Redis), so
- * different clients proceed in parallel. A key is forgotten once it would be full again, as Redis
- * expires it, so memory stays bounded by the active clients. The clock is the caller's
- * {@code nowMicros}: no hidden time source.
+ * different clients proceed in parallel. A key is forgotten once it would be full again (a concurrency key: once
+ * its last lease ends), as Redis expires it, so memory stays bounded by the active clients. The clock is the
+ * caller's {@code nowMicros}: no hidden time source.
  */
 public final class InMemoryCounters {
 
@@ -63,6 +64,55 @@ public final class InMemoryCounters {
             throw new IllegalArgumentException("cost must be >= 1, was " + cost);
         }
         return check(keys, policies.stream().map(p -> p.withCost(cost)).toList(), nowMicros);
+    }
+
+    /**
+     * Settles buckets {@code keys[i]} under {@code policies[i]} by {@code deltas[i]} (what a request really used
+     * less what its check spent): a positive delta is spent whatever the bucket holds (it may go into debt), a
+     * negative one given back (never above the capacity), 0 changes nothing. Every key is written and answers
+     * allowed, as the Lua script answers {@link CheckCall#settle} with the same arguments.
+     *
+     * @throws IllegalArgumentException
+     * for a concurrency policy (a lease is released, not settled), before anything is written
+     */
+    public List<Decision> settle(List<String> keys, List<Policy> policies, List<Long> deltas, long nowMicros) {
+        if (keys.isEmpty() || keys.size() != policies.size() || keys.size() != deltas.size()) {
+            throw new IllegalArgumentException("need one policy and one delta per key and at least one key, got "
+                    + keys.size() + " keys, " + policies.size() + " policies, " + deltas.size() + " deltas");
+        }
+        CheckCall.checkSettled(policies, deltas);
+        List<Decision> decisions = new ArrayList<>(keys.size());
+        synchronized (lockFor(keys.get(0))) {
+            for (int i = 0; i < keys.size(); i++) {
+                Policy policy = policies.get(i);
+                Step step = CounterModel.of(policy.algorithm()).settle(states.get(keys.get(i)), policy, nowMicros,
+                        deltas.get(i));
+                if (step.next() != null) {
+                    states.put(keys.get(i), step.next());
+                }
+                decisions.add(step.decision());
+            }
+        }
+        return decisions;
+    }
+
+    /**
+     * Gives lease {@code leaseId} of concurrency bucket {@code key} back, as the gateway's {@code ZREM} does on Redis;
+     * whether the key held it (live or expired but not yet dropped). The last lease released forgets the key.
+     */
+    public boolean release(String key, long leaseId) {
+        synchronized (lockFor(key)) {
+            if (states.get(key) instanceof ConcurrencyModel.State leases && leases.leases().containsKey(leaseId)) {
+                BucketState left = leases.release(leaseId);
+                if (left == null) {
+                    states.remove(key);
+                } else {
+                    states.put(key, left);
+                }
+                return true;
+            }
+            return false;
+        }
     }
 
     /**

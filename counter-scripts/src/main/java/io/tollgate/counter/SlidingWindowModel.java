@@ -28,18 +28,11 @@ final class SlidingWindowModel implements CounterModel {
         double limit = policy.limit();
         double period = policy.periodMs() * 1000.0;
         double start = now - FixedWindowModel.luaMod(now, period);
-        double previous = 0;
-        double current = 0;
-        if (stored instanceof State s && s.period() == period) {
-            if (s.windowStart() == start) {
-                previous = s.previous();
-                current = s.current();
-            } else if (s.windowStart() == start - period) {
-                previous = s.current();
-            }
-        }
+        double[] counts = counts(stored, start, period);
+        double previous = counts[0];
+        double current = counts[1];
         double estimate = estimate(start, previous, current, period, now);
-        long leftUnspent = (long) Math.max(0, Math.floor(limit - estimate + EPSILON));
+        long leftUnspent = (long) Math.floor(limit - estimate + EPSILON);
         long resetMs = resetMs(start, previous, current, period, now);
         if (estimate + cost <= limit + EPSILON) {
             Decision decision = new Decision(true, (long) Math.max(0, Math.floor(limit - estimate - cost + EPSILON)), 0,
@@ -60,6 +53,43 @@ final class SlidingWindowModel implements CounterModel {
             }
         }
         return new Step(new Decision(false, leftUnspent, retryMs, resetMs), null, leftUnspent, resetMs);
+    }
+
+    /**
+     * The current window's count grows by delta (the estimate beyond limit, if so); a negative one is given back
+     * from the current window's count, then from the previous one's, neither below 0.
+     */
+    @Override
+    public Step settle(BucketState stored, Policy policy, long nowMicros, long delta) {
+        double now = nowMicros;
+        double period = policy.periodMs() * 1000.0;
+        double start = now - FixedWindowModel.luaMod(now, period);
+        double[] counts = counts(stored, start, period);
+        double previous = counts[0];
+        double current = counts[1];
+        if (delta >= 0) {
+            current = current + delta;
+        } else {
+            double back = Math.min(current, -delta);
+            current = current - back;
+            previous = Math.max(0, previous + delta + back);
+        }
+        Decision decision = new Decision(true,
+                (long) Math.floor(policy.limit() - estimate(start, previous, current, period, now) + EPSILON), 0,
+                resetMs(start, previous, current, period, now));
+        return CounterModel.settled(decision, new State(start, period, previous, current), delta);
+    }
+
+    /** The previous and current counts of the window at start, from a stored state. */
+    private static double[] counts(BucketState stored, double start, double period) {
+        if (stored instanceof State s && s.period() == period) {
+            if (s.windowStart() == start) {
+                return new double[]{s.previous(), s.current()};
+            } else if (s.windowStart() == start - period) {
+                return new double[]{s.current(), 0};
+            }
+        }
+        return new double[]{0, 0};
     }
 
     /** The Lua's {@code sw_estimate}: the estimate at time t from the counts of the window at start. */

@@ -55,6 +55,16 @@ final class ScriptClient implements AutoCloseable {
         return check(CheckCall.of(keys, policies, OptionalLong.of(nowMicros)));
     }
 
+    /** One settlement: each key by its delta. */
+    List<Decision> settle(List<String> keys, List<Policy> policies, List<Long> deltas, long nowMicros) {
+        return check(CheckCall.settle(keys, policies, deltas, OptionalLong.of(nowMicros)));
+    }
+
+    /** Gives a concurrency key's lease back as the gateway does, by {@code ZREM}: whether the key held it. */
+    boolean release(String key, long leaseId) {
+        return send("ZREM", key, Long.toString(leaseId)).toLong() == 1;
+    }
+
     List<Decision> check(CheckCall call) {
         return call.parse(await(checkAsync(call)));
     }

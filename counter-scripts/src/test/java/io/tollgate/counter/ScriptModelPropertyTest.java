@@ -15,22 +15,31 @@ import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * For random sequences of (time step, cost, policy, policy changes), the Lua scripts on a real Redis
- * and the Java side give the SAME decisions and peeks: each reference model alone, and
- * {@link InMemoryCounters} for multi-key calls mixing algorithms.
+ * For random sequences of (time step, check, settlement or release, policy, policy changes), the Lua scripts on a
+ * real Redis and the Java side give the SAME decisions and peeks and store the same: each reference model alone,
+ * and {@link InMemoryCounters} for multi-key calls mixing algorithms.
  */
 class ScriptModelPropertyTest {
 
     private static RedisNode redis;
     private static ScriptClient client;
 
-    /** One step of a sequence: advance the clock, then check with these policies (by index). */
-    record Op(long stepMicros, long cost, int policyChoice) {
+    /**
+     * What a step does: check; settle by the step's delta (a concurrency key releases instead); release a lease
+     * taken before, the delta picking which (any other key settles instead).
+     */
+    enum Action {
+        CHECK, SETTLE, RELEASE
+    }
+
+    /** One step of a sequence: advance the clock, then act with these policies (by index). */
+    record Op(long stepMicros, long cost, int policyChoice, Action action, long delta) {
     }
 
     @BeforeContainer
@@ -46,17 +55,19 @@ class ScriptModelPropertyTest {
     }
 
     /**
-     * Before each check a peek, with the check's policy or the other one: it reads as the model does, leaves the
-     * stored value and its expiry as they were, and the checks after it still decide as the model, which never
-     * saw it.
+     * Before each step a peek, with the step's policy or the other one: it reads as the model does, leaves the
+     * stored value and its expiry as they were, and the steps after it still decide as the model, which never
+     * saw it. After each step Redis holds what the model holds, and a key written expires when the model says.
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
-    void each_model_decides_and_peeks_as_its_script(@ForAll Algorithm algorithm, @ForAll("shapes") long[] first,
-            @ForAll("shapes") long[] second, @ForAll("offsets") long offset, @ForAll("ops") List<Op> ops) {
+    void each_model_decides_settles_and_peeks_as_its_script(@ForAll Algorithm algorithm,
+            @ForAll("shapes") long[] first, @ForAll("shapes") long[] second, @ForAll("offsets") long offset,
+            @ForAll("ops") List<Op> ops) {
         List<Policy> policies = List.of(policy(algorithm, first), policy(algorithm, second));
         String key = CounterKeys.key("p-" + UUID.randomUUID(), "c");
         CounterModel model = CounterModel.of(algorithm);
         BucketState state = null;
+        List<Long> leases = new ArrayList<>();
         long now = RedisScriptTestBase.base() + offset;
         for (Op op : ops) {
             now += op.stepMicros();
@@ -68,38 +79,106 @@ class ScriptModelPropertyTest {
             assertThat(storedValue(key)).as("value and expiry after a peek").isEqualTo(stored);
 
             Policy policy = policies.get(op.policyChoice() % 2);
-            Step step = model.decide(state, policy, now, op.cost());
-            Decision lua = client.check(List.of(key), List.of(policy), op.cost(), now).get(0);
+            BucketState before = state;
+            Action action = action(algorithm, op);
+            switch (action) {
+                case CHECK -> {
+                    if (algorithm == Algorithm.CONCURRENCY) {
+                        leases.add((long) leases.size() + 1);
+                        policy = Policy.lease(policy.limit(), policy.periodMs(), leases.size());
+                    }
+                    long cost = algorithm == Algorithm.CONCURRENCY ? 1 : op.cost();
+                    Step step = model.decide(state, policy, now, cost);
+                    Decision lua = client.check(List.of(key), List.of(policy), cost, now).get(0);
 
-            assertThat(lua).as("%s at %d cost %d after %s", policy, now, op.cost(), state).isEqualTo(step.decision());
-            if (step.decision().allowed()) {
-                state = step.next();
+                    assertThat(lua).as("%s at %d cost %d after %s", policy, now, cost, state).isEqualTo(step.decision());
+                    if (step.decision().allowed()) {
+                        state = step.next();
+                    }
+                }
+                case SETTLE -> {
+                    Step step = model.settle(state, policy, now, op.delta());
+                    Decision lua = client.settle(List.of(key), List.of(policy), List.of(op.delta()), now).get(0);
+
+                    assertThat(lua).as("%s at %d settling %d after %s", policy, now, op.delta(), state)
+                            .isEqualTo(step.decision());
+                    if (step.next() != null) {
+                        state = step.next();
+                    }
+                }
+                case RELEASE -> {
+                    if (leases.isEmpty()) {
+                        continue;
+                    }
+                    long leaseId = leases.get(Math.floorMod(op.delta(), leases.size()));
+                    boolean held = state instanceof ConcurrencyModel.State s && s.leases().containsKey(leaseId);
+
+                    assertThat(client.release(key, leaseId)).as("release of lease %d of %s", leaseId, state)
+                            .isEqualTo(held);
+                    if (held) {
+                        state = ((ConcurrencyModel.State) state).release(leaseId);
+                    }
+                }
+            }
+            assertThat(StoredValues.describeKey(client, key)).as("stored at %d", now)
+                    .isEqualTo(StoredValues.describe(state));
+            // a release leaves the key's expiry at its latest lease's, released or not
+            if (state != before && state != null && action != Action.RELEASE) {
+                assertThat(client.send("PEXPIRETIME", key).toLong()).as("expiry of %s", state)
+                        .isEqualTo(StoredValues.expiryMs(state));
             }
         }
     }
 
     @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
-    void in_memory_counters_decide_as_the_script_for_mixed_multi_key_calls(@ForAll @IntRange(min = 1, max = 3) int keyCount,
-            @ForAll("policyPool") List<Policy> pool, @ForAll("offsets") long offset, @ForAll("ops") List<Op> ops) {
+    void in_memory_counters_decide_settle_and_release_as_the_script_for_mixed_multi_key_calls(
+            @ForAll @IntRange(min = 1, max = 3) int keyCount, @ForAll("policyPool") List<Policy> pool,
+            @ForAll("offsets") long offset, @ForAll("ops") List<Op> ops) {
         String who = "m-" + UUID.randomUUID();
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < keyCount; i++) {
             keys.add(CounterKeys.key("rule" + i, who));
         }
         InMemoryCounters memory = new InMemoryCounters();
+        // the leases checked, as key index and lease id
+        List<long[]> leases = new ArrayList<>();
         long now = RedisScriptTestBase.base() + offset;
         for (Op op : ops) {
             now += op.stepMicros();
             List<Policy> policies = new ArrayList<>();
             for (int i = 0; i < keyCount; i++) {
                 // bit i of the choice picks key i's policy: policy changes, algorithm changes included
-                // and each key its own cost: the first the op's, the others derived from it
-                long cost = i == 0 ? op.cost() : 1 + (op.cost() + i) % 5;
-                policies.add(pool.get(2 * i + ((op.policyChoice() >> i) & 1)).withCost(cost));
+                // and each key its own cost: the first the op's, the others derived from it; a lease a fresh id
+                Policy policy = pool.get(2 * i + ((op.policyChoice() >> i) & 1));
+                if (policy.algorithm() == Algorithm.CONCURRENCY) {
+                    leases.add(new long[]{i, leases.size() + 1});
+                    policies.add(Policy.lease(policy.limit(), policy.periodMs(), leases.size()));
+                } else {
+                    policies.add(policy.withCost(i == 0 ? op.cost() : 1 + (op.cost() + i) % 5));
+                }
             }
-            List<Decision> lua = client.check(keys, policies, now);
+            switch (op.action()) {
+                case CHECK -> {
+                    List<Decision> lua = client.check(keys, policies, now);
 
-            assertThat(memory.check(keys, policies, now)).as("%s at %d", policies, now).isEqualTo(lua);
+                    assertThat(memory.check(keys, policies, now)).as("%s at %d", policies, now).isEqualTo(lua);
+                }
+                case SETTLE -> settleAllBut(Algorithm.CONCURRENCY, keys, policies, op.delta(), now, memory);
+                case RELEASE -> {
+                    if (leases.isEmpty()) {
+                        continue;
+                    }
+                    long[] lease = leases.get(Math.floorMod(op.delta(), leases.size()));
+                    String key = keys.get((int) lease[0]);
+                    // a key of another kind (its policy changed since) has no lease to give back
+                    boolean released = client.send("TYPE", key).toString().equals("string")
+                            ? false
+                            : client.release(key, lease[1]);
+
+                    assertThat(memory.release(key, lease[1])).as("release of lease %d of %s", lease[1], key)
+                            .isEqualTo(released);
+                }
+            }
             // what they hold; not whether they exist: at an explicit now the map drops a state when its
             // moment passes, where Redis drops the key only when its own clock (behind, here) reaches it
             List<Peek> luaPeeks = client.peek(keys, policies, now + op.stepMicros());
@@ -109,6 +188,37 @@ class ScriptModelPropertyTest {
                         .containsExactly(luaPeeks.get(i).remaining(), luaPeeks.get(i).resetMs());
             }
         }
+    }
+
+    /** Settles the keys whose policy is not of {@code skipped}, each by its own delta derived from {@code delta}. */
+    private static void settleAllBut(Algorithm skipped, List<String> keys, List<Policy> policies, long delta, long now,
+            InMemoryCounters memory) {
+        List<String> settledKeys = new ArrayList<>();
+        List<Policy> settledPolicies = new ArrayList<>();
+        List<Long> deltas = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (policies.get(i).algorithm() != skipped) {
+                settledKeys.add(keys.get(i));
+                settledPolicies.add(policies.get(i));
+                deltas.add(Math.max(-Policy.MAX_COST, Math.min(Policy.MAX_COST, delta - 7L * i)));
+            }
+        }
+        if (settledKeys.isEmpty()) {
+            return;
+        }
+        List<Decision> lua = client.settle(settledKeys, settledPolicies, deltas, now);
+
+        assertThat(memory.settle(settledKeys, settledPolicies, deltas, now)).as("%s settling %s at %d",
+                settledPolicies, deltas, now).isEqualTo(lua);
+    }
+
+    /** The op's action for a key of {@code algorithm}: only a concurrency key releases, and it never settles. */
+    private static Action action(Algorithm algorithm, Op op) {
+        boolean leases = algorithm == Algorithm.CONCURRENCY;
+        return switch (op.action()) {
+            case CHECK -> Action.CHECK;
+            case SETTLE, RELEASE -> leases ? Action.RELEASE : Action.SETTLE;
+        };
     }
 
     @Provide
@@ -133,26 +243,40 @@ class ScriptModelPropertyTest {
     @Provide
     Arbitrary<List<Op>> ops() {
         Arbitrary<Long> step = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(3, Arbitraries.just(0L)),
-                net.jqwik.api.Tuple.of(4, Arbitraries.longs().between(1, 2_000)),
-                net.jqwik.api.Tuple.of(4, Arbitraries.longs().between(1, 3_000_000)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.longs().between(0, 7_200_000_000L)));
+                Tuple.of(3, Arbitraries.just(0L)),
+                Tuple.of(4, Arbitraries.longs().between(1, 2_000)),
+                Tuple.of(4, Arbitraries.longs().between(1, 3_000_000)),
+                Tuple.of(1, Arbitraries.longs().between(0, 7_200_000_000L)));
         Arbitrary<Long> cost = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(8, Arbitraries.just(1L)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.longs().between(2, 60)));
+                Tuple.of(8, Arbitraries.just(1L)),
+                Tuple.of(2, Arbitraries.longs().between(2, 60)));
         Arbitrary<Integer> choice = Arbitraries.integers().between(0, 7);
-        return Combinators.combine(step, cost, choice).as(Op::new).list().ofMinSize(1).ofMaxSize(40);
+        Arbitrary<Action> action = Arbitraries.frequencyOf(
+                Tuple.of(5, Arbitraries.just(Action.CHECK)),
+                Tuple.of(3, Arbitraries.just(Action.SETTLE)),
+                Tuple.of(2, Arbitraries.just(Action.RELEASE)));
+        // what a request really used less what its check spent: none, a little, a lot, the most a call takes
+        Arbitrary<Long> delta = Arbitraries.frequencyOf(
+                Tuple.of(2, Arbitraries.just(0L)),
+                Tuple.of(6, Arbitraries.longs().between(-60, 60)),
+                Tuple.of(1, Arbitraries.longs().between(-100_000, 100_000)),
+                Tuple.of(1, Arbitraries.of(Policy.MAX_COST, -Policy.MAX_COST)));
+        return Combinators.combine(step, cost, choice, action, delta).as(Op::new).list().ofMinSize(1).ofMaxSize(40);
     }
 
     /** The stored value as text and its expiry, e.g. {@code t:8:<since>:<full_at> until 1796256001700}. */
     private static String storedValue(String key) {
-        return StoredValues.describe(client.send("GET", key)) + " until " + client.send("PEXPIRETIME", key);
+        return StoredValues.describeKey(client, key) + " until " + client.send("PEXPIRETIME", key);
     }
 
     private Policy policy(Algorithm algorithm, long[] shape) {
         if (algorithm == Algorithm.CALENDAR_WINDOW) {
             // a window that ends within the day after the base moment: the ops start before or after its end
             return Policy.calendarWindow(shape[0], RedisScriptTestBase.base() / 1_000_000 + shape[1] % 86_400, 1);
+        }
+        if (algorithm == Algorithm.CONCURRENCY) {
+            // a few slots, so some checks are rejected; each check takes a fresh lease id in place of this one
+            return Policy.lease(1 + shape[0] % 4, shape[1], 1);
         }
         return new Policy(algorithm, shape[0], shape[1], shape[2]);
     }

@@ -1,0 +1,80 @@
+package io.tollgate.counter;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The reference model of {@code concurrency.lua}: at most limit leases live at once, a lease living until its
+ * expiry or its release.
+ */
+final class ConcurrencyModel implements CounterModel {
+
+    static final ConcurrencyModel INSTANCE = new ConcurrencyModel();
+
+    /**
+     * Stored as a sorted set: member the lease id as decimal text, score its expiry in Unix µs.
+     *
+     * @param leases
+     * lease id to expiry in Unix µs, expired ones included until a check writes (as {@code ZREMRANGEBYSCORE})
+     */
+    record State(Map<Long, Long> leases) implements BucketState {
+
+        State {
+            leases = Map.copyOf(leases);
+        }
+
+        /** The latest lease's expiry: the key's ({@code PEXPIREAT}), and none counts after it. */
+        @Override
+        public double expiresAtMicros() {
+            return leases.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        }
+
+        /** How many leases count at now: their expiry is after it ({@code ZCOUNT key (now +inf}). */
+        long live(long nowMicros) {
+            return leases.values().stream().filter(expiry -> expiry > nowMicros).count();
+        }
+
+        /** Without lease {@code leaseId} ({@code ZREM}); null when no lease is left (Redis drops the empty key). */
+        State release(long leaseId) {
+            Map<Long, Long> left = new HashMap<>(leases);
+            left.remove(leaseId);
+            return left.isEmpty() ? null : new State(left);
+        }
+    }
+
+    private ConcurrencyModel() {
+    }
+
+    /** {@code cost} is 1 (the policy says so); a state of another algorithm counts as no lease. */
+    @Override
+    public Step decide(BucketState stored, Policy policy, long nowMicros, long cost) {
+        long live = stored instanceof State s ? s.live(nowMicros) : 0;
+        long free = Math.max(0, policy.limit() - live);
+        if (live + 1 <= policy.limit()) {
+            Map<Long, Long> next = new HashMap<>();
+            if (live > 0) {
+                ((State) stored).leases().forEach((id, expiry) -> {
+                    if (expiry > nowMicros) {
+                        next.put(id, expiry);
+                    }
+                });
+            }
+            next.put(policy.burst(), nowMicros + policy.periodMs() * 1000);
+            return new Step(new Decision(true, policy.limit() - live - 1, 0, 0), new State(next), free, 0);
+        }
+        return new Step(new Decision(false, free, 0, 0), null, free, 0);
+    }
+
+    /** The Lua's argument check: a concurrency key holds leases, not units. */
+    @Override
+    public Step settle(BucketState stored, Policy policy, long nowMicros, long delta) {
+        throw new IllegalArgumentException("a concurrency key is not settled: it holds leases, not units");
+    }
+
+    /** Exists while a lease is live; remaining is limit - live leases. */
+    @Override
+    public Peek peek(BucketState stored, Policy policy, long nowMicros) {
+        long live = stored instanceof State s ? s.live(nowMicros) : 0;
+        return new Peek(live > 0, Math.max(0, policy.limit() - live), 0);
+    }
+}

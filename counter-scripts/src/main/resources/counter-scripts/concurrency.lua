@@ -1,0 +1,50 @@
+-- concurrency: at most limit requests in flight per key. An admitted request holds a lease until its response
+-- ends, however it ends; the lease of a gateway that died ends when its time is up.
+-- Stored at the key: a sorted set, one member per lease:
+--   member  the lease id as decimal text
+--   score   the lease's expiry in Unix µs; a lease counts while its expiry is after now
+-- The key expires with its latest lease (PEXPIREAT, rounded up to the millisecond), so a client with nothing in
+-- flight holds no key.
+-- Policy ARGV read: limit; in period_ms's place lease_ms, how long a lease holds at most; in burst's place the
+-- lease id (whole, from 1 to 1e12, fresh per request); cost must be 1 (arguments.lua checks it, and that no
+-- concurrency key is settled).
+-- Read (check and peek alike): ZCOUNT key (now +inf, the live leases; nothing else is read or changed.
+-- Write, when the client's whole check allows: ZREMRANGEBYSCORE key -inf now (the expired leases; DEL instead
+-- when the read found no live lease, which also drops a key of another kind), ZADD key <now + lease_us>
+-- <lease_id>, then PEXPIREAT key at the latest lease's expiry. A lease id still held is renewed, not doubled.
+-- Release: the gateway gives a lease back with a plain ZREM key <lease_id> when the response ends (no script);
+-- the last lease released deletes the key. A lease already expired or released removes nothing.
+-- Per-key reply: allowed (live + 1 <= limit), remaining (limit - live, less this lease when allowed; never below
+-- 0), retry_after_ms 0 when rejected (a slot may free at any moment), reset_ms 0.
+
+-- The live leases of key at now, false when none (or the key is of another kind); an error reply as a table.
+read_leases = function(key, now)
+  local live = redis.pcall('ZCOUNT', key, string.format('(%d', now), '+inf')
+  if live == 0 then
+    return false
+  end
+  return live
+end
+
+-- Takes lease lease_id until expire_at on key, which held live leases (0: none live, or a key of another kind,
+-- which DEL drops with the expired leases). Answers the live leases after it.
+take_lease = function(key, now, expire_at, lease_id, live)
+  if live == 0 then
+    redis.call('DEL', key)
+  else
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now))
+  end
+  live = live + redis.call('ZADD', key, string.format('%d', expire_at), string.format('%d', lease_id))
+  local latest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  redis.call('PEXPIREAT', key, string.format('%d', math.ceil(tonumber(latest[2]) / 1000)))
+  return live
+end
+
+ALGORITHMS.concurrency = function(live, limit, lease_ms, lease_id, now, cost)
+  live = live or 0
+  local free = math.max(0, limit - live)
+  if live + 1 <= limit then
+    return 1, limit - live - 1, 0, 0, live, now + lease_ms * 1000, free, 0
+  end
+  return 0, free, 0, 0, nil, nil, free, 0
+end
