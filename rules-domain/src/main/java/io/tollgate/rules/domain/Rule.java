@@ -52,7 +52,7 @@ import io.tollgate.counter.Policy;
  * @param limit
  * requests allowed per period, at least 1
  * @param period
- * the period of {@code limit}
+ * the period of {@code limit}; for {@code concurrency}, which has none, the lease
  * @param burst
  * the bucket's capacity, at least 1 (the reader defaults it to {@code limit})
  * @param failureMode
@@ -151,8 +151,15 @@ public record Rule(
     public Rule {
         match = match == null ? RuleMatch.ANY : match;
         algorithm = algorithm == null ? Algorithm.TOKEN_BUCKET : algorithm;
-        // a calendar window has no share to give each gateway: without the store, its requests pass
-        failureMode = failureMode == null ? (calendar != null ? FailureMode.OPEN : FailureMode.LOCAL) : failureMode;
+        if (algorithm == Algorithm.CONCURRENCY) {
+            // requests in flight have no period: the lease stands in for it wherever a period is read
+            lease = lease == null ? DEFAULT_LEASE : lease;
+            period = period == null ? lease : period;
+        }
+        // a calendar window or a count in flight has no share to give each gateway: without the store, its
+        // requests pass
+        boolean shareless = calendar != null || algorithm == Algorithm.CONCURRENCY;
+        failureMode = failureMode == null ? (shareless ? FailureMode.OPEN : FailureMode.LOCAL) : failureMode;
         missingKey = missingKey == null ? MissingKey.REJECT : missingKey;
         plans = plans == null || plans.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(plans));
         unit = unit == null ? Unit.REQUESTS : unit;
@@ -184,7 +191,10 @@ public record Rule(
                 missingKey, plans, newCost, unit, calendar, settle, lease);
     }
 
-    /** What a bucket of this rule under {@code limit} and {@code burst} can hold: the burst, or for a window the limit. */
+    /**
+     * What a bucket of this rule under {@code limit} and {@code burst} can hold: the burst, or for a window (and for
+     * requests in flight) the limit.
+     */
     public long capacity(long limit, long burst) {
         return algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.GCRA ? burst : limit;
     }

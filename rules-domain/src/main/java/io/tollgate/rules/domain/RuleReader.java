@@ -59,7 +59,7 @@ final class RuleReader {
         KeySpec key = in.parsed(node, "key", KeySpec::parse, "api_key, tenant, ip, global or header:<Name>");
         Algorithm algorithm = in.parsed(node, "algorithm",
                 name -> Algorithm.fromWireName(name).filter(a -> a != Algorithm.CALENDAR_WINDOW),
-                "token_bucket, gcra, sliding_window or fixed_window");
+                "token_bucket, gcra, sliding_window, fixed_window or concurrency");
         Long limit = in.whole(node, "limit");
         if (limit == null && !in.reported("limit")) {
             in.reject("limit", null, "is required");

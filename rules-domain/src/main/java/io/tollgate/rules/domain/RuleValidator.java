@@ -55,6 +55,7 @@ public final class RuleValidator {
         errors.addAll(affordable(rule));
         errors.addAll(calendar(rule));
         errors.addAll(charged(rule));
+        errors.addAll(inFlight(rule));
         return errors;
     }
 
@@ -92,6 +93,36 @@ public final class RuleValidator {
                         "must be left out with calendar: the calendar sets the window"));
             }
         });
+        return errors;
+    }
+
+    /**
+     * {@code lease} belongs to {@code concurrency}, which counts requests (each takes one slot, spends no cost and
+     * settles nothing) and has no share to give each gateway (no {@code local} failure mode).
+     */
+    static List<FieldError> inFlight(Rule rule) {
+        List<FieldError> errors = new ArrayList<>();
+        if (rule.algorithm() != Algorithm.CONCURRENCY) {
+            if (rule.lease() != null) {
+                errors.add(new FieldError("lease", Periods.format(rule.lease()), "applies to concurrency rules only"));
+            }
+            return errors;
+        }
+        if (rule.cost() != 1) {
+            errors.add(new FieldError("cost", Long.toString(rule.cost()), "must be 1 with concurrency: a request in"
+                    + " flight takes one slot"));
+        }
+        if (rule.settle() != null) {
+            errors.add(new FieldError("settle", rule.settle().from(), "does not apply to concurrency: a slot is"
+                    + " given back when the answer ends"));
+        }
+        if (rule.unit() != Unit.REQUESTS) {
+            errors.add(new FieldError("unit", rule.unit().wireName(), "must be requests with concurrency"));
+        }
+        if (rule.failureMode() == FailureMode.LOCAL) {
+            errors.add(new FieldError("failure_mode", "local", "must be open or closed with concurrency: requests in"
+                    + " flight have no share to give each gateway"));
+        }
         return errors;
     }
 
@@ -145,6 +176,9 @@ public final class RuleValidator {
                     errors.add(error.under("rules[" + i + "]"));
                 }
                 for (FieldError error : charged(rule)) {
+                    errors.add(error.under("rules[" + i + "]"));
+                }
+                for (FieldError error : inFlight(rule)) {
                     errors.add(error.under("rules[" + i + "]"));
                 }
             }
