@@ -1,0 +1,11 @@
+package io.tollgate.gateway.settle;
+
+/** Reads a body as its bytes come, in ranges of whatever arrays hold them, and says what it used at the end. */
+interface ByteScanner {
+
+    /** The next bytes, {@code bytes[from]} to {@code bytes[to - 1]}; read now, never kept. */
+    void feed(byte[] bytes, int from, int to);
+
+    /** The body ended: what it said it used. */
+    Usage end();
+}
