@@ -126,6 +126,11 @@ public final class Stack implements AutoCloseable {
                 method.equals("GET") ? null : "{}");
     }
 
+    /** A URL of the demo backend, reached directly (its control paths). */
+    public String backendUrl(String path) {
+        return backend.url(path);
+    }
+
     /** How many requests with this API key the backend received. */
     public long backendHits(String apiKey) {
         return json(Http.get(backend.url("/__hits"), Map.of()).body()).path("by_api_key").path(apiKey).asLong(0);

@@ -30,7 +30,8 @@ import io.vertx.ext.web.RoutingContext;
  * what each rule in force that matches the request would do with it now, spending nothing. Per rule its
  * effective policy and where it comes from ({@code rule}, {@code plan:<name>}, {@code override}), the counter
  * key, and what the bucket holds ({@code remaining} whole units, {@code reset_ms} until full) as the store says
- * now; a rule whose client key the request lacks says which parameter would give it. The same key resolver,
+ * now (a bucket in debt holds a negative {@code remaining}, and {@code owed} says how much); a rule whose client key the
+ * request lacks says which parameter would give it. The same key resolver,
  * directory and key builder as a check: what explain shows is what a request meets.
  */
 @ApplicationScoped
@@ -115,6 +116,7 @@ class ExplainRoute {
     }
 
     private static JsonObject held(JsonObject out, Peek peek) {
-        return out.put("stored", peek.exists()).put("remaining", peek.remaining()).put("reset_ms", peek.resetMs());
+        out.put("stored", peek.exists()).put("remaining", peek.remaining()).put("reset_ms", peek.resetMs());
+        return peek.remaining() < 0 ? out.put("owed", -peek.remaining()) : out;
     }
 }

@@ -27,6 +27,20 @@ public interface GatewayConfig {
     /** The counter store. */
     Store store();
 
+    /** Charging what requests really used (rules with {@code settle}). */
+    Settle settle();
+
+    /** Rules with {@code settle}. */
+    interface Settle {
+
+        /**
+         * The largest usage an answer may report; a larger one is ignored (counted and logged), so a backend's
+         * nonsense cannot put a client into debt for years.
+         */
+        @WithDefault("1000000000")
+        long maxUsage();
+    }
+
     /** Proxying and request reading. */
     interface Gateway {
 

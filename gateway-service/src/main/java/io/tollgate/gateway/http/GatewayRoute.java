@@ -9,7 +9,10 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import io.tollgate.gateway.limiter.Limiter;
+import io.tollgate.gateway.limiter.RuleDecision;
+import io.tollgate.gateway.limiter.Settlement;
 import io.tollgate.gateway.limiter.Verdict;
+import io.tollgate.gateway.proxy.AnswerWatcher;
 import io.tollgate.gateway.proxy.ReverseProxy;
 import io.tollgate.gateway.proxy.UpstreamFailure;
 import io.tollgate.gateway.rules.RuleBook;
@@ -22,6 +25,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -96,14 +100,26 @@ class GatewayRoute {
             refuse(request, Problems.problem("missing-key", "Missing client key", 401,
                     "this request needs " + verdict.missingKey().get())
                     .put("missing", verdict.missingKey().get()));
-        } else if (verdict.unavailable()) {
+            return;
+        }
+        Settlement owed = limiter.owed(verdict);
+        if (verdict.unavailable()) {
+            cancel(owed);
             request.response().putHeader(RateLimitHeaders.RETRY_AFTER, "1");
             refuse(request, Problems.problem("store-unavailable", "Rate limit store unavailable", 503,
                     "the counter store cannot answer and a rule's failure mode is closed"));
         } else if (!verdict.allowed()) {
+            cancel(owed);
             reject(request, verdict);
         } else {
-            forward(request, upstream, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)));
+            forward(request, upstream, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)),
+                    owed == null ? AnswerWatcher.NONE : owed);
+        }
+    }
+
+    private static void cancel(Settlement owed) {
+        if (owed != null) {
+            owed.cancel();
         }
     }
 
@@ -113,10 +129,24 @@ class GatewayRoute {
         long retryAfter = RateLimitHeaders.retryAfterSeconds(verdict.retryAfterMs());
         headers.set(RateLimitHeaders.RETRY_AFTER, Long.toString(retryAfter));
         JsonArray violated = new JsonArray();
-        verdict.violated().forEach(d -> violated.add(d.rule().id()));
-        refuse(request, Problems.problem("quota-exceeded", "Too Many Requests", 429,
-                "rate limit exceeded; retry after " + retryAfter + " s")
-                .put("violated-policies", violated));
+        JsonObject owed = new JsonObject();
+        StringBuilder detail = new StringBuilder("rate limit exceeded; retry after ").append(retryAfter).append(" s");
+        for (RuleDecision d : verdict.violated()) {
+            violated.add(d.rule().id());
+            if (d.decision().remaining() < 0) {
+                // a bucket in debt: an earlier answer used more than its reservation
+                long amount = -d.decision().remaining();
+                owed.put(d.rule().id(), amount);
+                detail.append("; ").append(d.rule().id()).append(" is owed ").append(amount).append(' ')
+                        .append(d.rule().unit().wireName());
+            }
+        }
+        JsonObject problem = Problems.problem("quota-exceeded", "Too Many Requests", 429, detail.toString())
+                .put("violated-policies", violated);
+        if (!owed.isEmpty()) {
+            problem.put("owed", owed);
+        }
+        refuse(request, problem);
     }
 
     /**
@@ -125,7 +155,7 @@ class GatewayRoute {
      * answer (RFC 9110 §10.1.1): a rejected upload costs neither side its body. (What such a client sends
      * anyway is still drained meanwhile, so that the close does not reset the connection under the answer.)
      */
-    private static void refuse(HttpServerRequest request, io.vertx.core.json.JsonObject problem) {
+    private static void refuse(HttpServerRequest request, JsonObject problem) {
         boolean bodyHeldBack = !request.isEnded() && ReverseProxy.awaitsContinue(request);
         if (bodyHeldBack) {
             request.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
@@ -145,12 +175,19 @@ class GatewayRoute {
 
     /** Proxies {@code request} to {@code upstream}, or to the upstream of its path when that is null. */
     private void forward(HttpServerRequest request, URI upstream, java.util.function.Consumer<MultiMap> headers) {
-        (upstream == null ? proxy.forward(request, headers) : proxy.forward(request, headers, upstream)).onFailure(err -> {
-            int status = err instanceof UpstreamFailure f ? f.status() : 502;
-            String title = status == 504 ? "Gateway Timeout" : "Bad Gateway";
-            refuse(request, Problems.problem(status == 504 ? "gateway-timeout" : "bad-gateway", title, status,
-                    err.getMessage()));
-        });
+        forward(request, upstream, headers, AnswerWatcher.NONE);
+    }
+
+    private void forward(HttpServerRequest request, URI upstream, java.util.function.Consumer<MultiMap> headers,
+            AnswerWatcher watcher) {
+        (upstream == null
+                ? proxy.forward(request, headers, watcher)
+                : proxy.forward(request, headers, upstream, watcher)).onFailure(err -> {
+                    int status = err instanceof UpstreamFailure f ? f.status() : 502;
+                    String title = status == 504 ? "Gateway Timeout" : "Bad Gateway";
+                    refuse(request, Problems.problem(status == 504 ? "gateway-timeout" : "bad-gateway", title, status,
+                            err.getMessage()));
+                });
     }
 
     private static void failed(HttpServerRequest request, Throwable err) {

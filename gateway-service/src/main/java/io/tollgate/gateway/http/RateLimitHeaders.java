@@ -34,11 +34,20 @@ final class RateLimitHeaders {
         Decision decision = reported.decision();
         long quota = quota(rule.algorithm(), policy);
         long resetSeconds = seconds(decision.resetMs());
-        String unit = rule.unit() == Unit.REQUESTS ? "" : ";qu=\"" + rule.unit().wireName() + "\"";
-        headers.set(POLICY, "\"" + rule.id() + "\";q=" + quota + ";w=" + windowSeconds(rule.algorithm(), policy) + unit);
-        headers.set(RATE_LIMIT, "\"" + rule.id() + "\";r=" + decision.remaining() + ";t=" + resetSeconds);
+        String policyField;
+        if (rule.algorithm() == Algorithm.CONCURRENCY) {
+            // slots, not a quota over time: no window
+            policyField = "\"" + rule.id() + "\";q=" + quota + ";qu=\"concurrent-requests\"";
+        } else {
+            String unit = rule.unit() == Unit.REQUESTS ? "" : ";qu=\"" + rule.unit().wireName() + "\"";
+            policyField = "\"" + rule.id() + "\";q=" + quota + ";w=" + windowSeconds(rule.algorithm(), policy) + unit;
+        }
+        headers.set(POLICY, policyField);
+        // a bucket in debt holds less than nothing; the headers say none is left (the 429 problem says what is owed)
+        long remaining = Math.max(0, decision.remaining());
+        headers.set(RATE_LIMIT, "\"" + rule.id() + "\";r=" + remaining + ";t=" + resetSeconds);
         headers.set(LIMIT, Long.toString(quota));
-        headers.set(REMAINING, Long.toString(decision.remaining()));
+        headers.set(REMAINING, Long.toString(remaining));
         headers.set(RESET, Long.toString(resetSeconds));
     }
 

@@ -145,6 +145,31 @@ final class GuardedStore {
         return call.answer.future();
     }
 
+    /**
+     * Settles {@code buckets} (a request's answer ended); not timed and not counted for the breaker: nobody waits
+     * for it, and a settlement lost to a dead store leaves the reservation standing. Refused while the breaker is
+     * open.
+     */
+    Future<List<Decision>> settle(List<Bucket> buckets, List<Long> deltas) {
+        if (breaker.state() == CircuitBreaker.State.OPEN) {
+            return Future.failedFuture(BREAKER_OPEN);
+        }
+        try {
+            return store.settle(buckets, deltas);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
+    /** Gives back a lease, whatever the breaker says: a lease not given back holds its slot until it expires. */
+    Future<Void> release(Bucket bucket) {
+        try {
+            return store.release(bucket);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
     /** A store call in flight: answered by the store or, once {@code timeout} has passed, failed. */
     private final class Call {
 

@@ -3,12 +3,15 @@ package io.tollgate.gateway.limiter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Decision;
+import io.tollgate.counter.Policy;
 import io.tollgate.gateway.clients.Caller;
 import io.tollgate.gateway.clients.Directory;
 import io.tollgate.gateway.config.GatewayConfig;
@@ -34,6 +37,9 @@ import io.vertx.core.http.HttpServerRequest;
 @ApplicationScoped
 public class Limiter {
 
+    /** Lease ids are whole numbers from 1 to this, as the check script takes them. */
+    private static final long MAX_LEASE_ID = 1_000_000_000_000L;
+
     private final KeyResolver keys;
     private final Directory directory;
     private final GuardedStore store;
@@ -42,6 +48,7 @@ public class Limiter {
     private final CalendarWindows calendars = new CalendarWindows(System::currentTimeMillis);
     private final DecisionMetrics metrics;
     private final RejectedClients rejectedClients;
+    private final Settlements settlements;
 
     Limiter(KeyResolver keys, Directory directory, RateLimiter store, GatewayConfig config, LiveGateways live,
             DecisionMetrics metrics, MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients) {
@@ -55,6 +62,7 @@ public class Limiter {
         this.failure = new FailurePolicy(live, System::nanoTime);
         this.metrics = metrics;
         this.rejectedClients = rejectedClients;
+        this.settlements = new Settlements(this.store, config.settle().maxUsage(), registry);
     }
 
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
@@ -110,6 +118,14 @@ public class Limiter {
     }
 
     /**
+     * What the request of {@code verdict} owes the store once its answer ends: settlements and leases; null when
+     * nothing (most requests).
+     */
+    public Settlement owed(Verdict verdict) {
+        return settlements.open(verdict);
+    }
+
+    /**
      * What {@code rule} counts a request of client key {@code client} by: its effective policy, its bucket and the
      * hash tag the bucket is stored under; as a check of that request would. Reads the directory only: no store
      * call.
@@ -123,9 +139,19 @@ public class Limiter {
         boolean byClient = Directory.applies(rule);
         Effective effective = byClient ? caller.effective(rule) : directory.own(rule);
         String key = byClient ? caller.bucketKey(rule) : CounterKeys.key(rule.id(), client);
-        Bucket bucket = rule.calendar() == null || effective.blocks()
-                ? new Bucket(key, effective.policy())
-                : calendars.bucket(rule, key, effective);
+        Bucket bucket;
+        if (effective.blocks()) {
+            bucket = new Bucket(key, effective.policy());
+        } else if (rule.calendar() != null) {
+            bucket = calendars.bucket(rule, key, effective);
+        } else if (rule.algorithm() == Algorithm.CONCURRENCY) {
+            // each request's lease is its own, named by a random id (a clash among a client's few leases in
+            // flight is about one in 1e12 / slots)
+            bucket = new Bucket(key, Policy.lease(effective.limit(), rule.lease().toMillis(),
+                    ThreadLocalRandom.current().nextLong(1, MAX_LEASE_ID + 1)));
+        } else {
+            bucket = new Bucket(key, effective.policy());
+        }
         return new Target(effective, bucket, byClient ? caller.tag() : client);
     }
 
@@ -260,7 +286,8 @@ public class Limiter {
             if (outcome == Outcome.REJECTED) {
                 rejectedClients.rejected(group.rules.get(i).id(), group.clients.get(i));
             }
-            out.add(RuleDecision.of(group.rules.get(i), group.effective.get(i), d, outcome));
+            out.add(new RuleDecision(group.rules.get(i), d, outcome, false, group.effective.get(i),
+                    group.buckets.get(i), group.tag));
         }
         return out;
     }

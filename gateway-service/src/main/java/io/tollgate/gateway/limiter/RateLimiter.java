@@ -39,4 +39,18 @@ public interface RateLimiter {
     default Future<Boolean> reset(Bucket bucket) {
         return Future.failedFuture(new UnsupportedOperationException("this store cannot reset a bucket"));
     }
+
+    /**
+     * Settles {@code buckets}: spends {@code deltas[i]} more from bucket i whatever it holds (it may go into debt),
+     * or gives {@code -deltas[i]} back; the buckets share a hash tag. One decision per bucket: what it holds after
+     * (negative remaining: in debt). A failed future when the store cannot answer.
+     */
+    default Future<List<Decision>> settle(List<Bucket> buckets, List<Long> deltas) {
+        return Future.failedFuture(new UnsupportedOperationException("this store cannot settle"));
+    }
+
+    /** Gives back the lease a {@code concurrency} check took in {@code bucket} (its policy names the lease). */
+    default Future<Void> release(Bucket bucket) {
+        return Future.failedFuture(new UnsupportedOperationException("this store holds no leases"));
+    }
 }

@@ -21,6 +21,7 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
@@ -114,19 +115,25 @@ public class ReverseProxy {
      * {@link UpstreamFailure} when nothing was sent yet; after that a broken stream just closes the connection.
      */
     public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders) {
-        return forward(request, extraHeaders, upstreams.forPath(request.path()));
+        return forward(request, extraHeaders, AnswerWatcher.NONE);
+    }
+
+    /** As {@link #forward(HttpServerRequest, Consumer)}, with {@code watcher} seeing the exchange to its end. */
+    public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders, AnswerWatcher watcher) {
+        return forward(request, extraHeaders, upstreams.forPath(request.path()), watcher);
     }
 
     /**
      * The same to {@code target}, whatever the request's path: the start-up warm-up's loopback target, which
      * its requests reach through this very path.
      */
-    public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders, URI target) {
-        return forward(request, extraHeaders, Upstreams.Upstream.of("warm-up target", target));
+    public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders, URI target,
+            AnswerWatcher watcher) {
+        return forward(request, extraHeaders, Upstreams.Upstream.of("warm-up target", target), watcher);
     }
 
     private Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders,
-            Upstreams.Upstream upstream) {
+            Upstreams.Upstream upstream, AnswerWatcher watcher) {
         RequestOptions options = new RequestOptions()
                 .setMethod(request.method())
                 .setHost(upstream.host())
@@ -136,10 +143,33 @@ public class ReverseProxy {
                 .setConnectTimeout(connectTimeoutMs);
         Promise<Void> done = Promise.promise();
         Loop loop = loop();
+        HttpClientRequest[] sent = new HttpClientRequest[1];
+        if (watcher != AnswerWatcher.NONE) {
+            AnswerWatcher once = new Once(watcher);
+            watcher = once;
+            HttpServerResponse response = request.response();
+            response.closeHandler(v -> {
+                if (!response.ended()) {
+                    // the client went away before its answer was whole: the exchange is over for the watcher, and
+                    // the backend stops working for nobody
+                    once.ended(false);
+                    if (sent[0] != null) {
+                        sent[0].reset();
+                    }
+                }
+            });
+        }
+        AnswerWatcher watching = watcher;
         (loop == null ? offLoop : loop.client()).request(options)
-                .compose(out -> send(request, out, upstream))
-                .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop))
-                .onFailure(err -> done.tryFail(failure(err, upstream)));
+                .compose(out -> {
+                    sent[0] = out;
+                    return send(request, out, upstream);
+                })
+                .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching))
+                .onFailure(err -> {
+                    done.tryFail(failure(err, upstream));
+                    watching.ended(false);
+                });
         return done.future();
     }
 
@@ -176,7 +206,8 @@ public class ReverseProxy {
     }
 
     private static void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
-            Promise<Void> done, Loop loop) {
+            Promise<Void> done, Loop loop, AnswerWatcher watcher) {
+        watcher.head(in.statusCode(), in.headers());
         response.setStatusCode(in.statusCode());
         response.setStatusMessage(in.statusMessage());
         HopByHop.copy(in.headers(), response.headers());
@@ -187,10 +218,15 @@ public class ReverseProxy {
         done.tryComplete();
         // the upstream's silence is timed until the head; from there the loop's stall watch times the body
         StallWatch.Watched body = loop == null ? null : loop.stalls().watch(in);
-        unendedOnFailure(body == null ? in : body).to(response).onComplete(piped -> {
+        ReadStream<Buffer> relayed = body == null ? in : body;
+        if (watcher != AnswerWatcher.NONE) {
+            relayed = new Tapped(relayed, watcher::body);
+        }
+        unendedOnFailure(relayed).to(response).onComplete(piped -> {
             if (body != null) {
                 loop.stalls().done(body);
             }
+            watcher.ended(piped.succeeded());
             if (piped.failed()) {
                 // the head is out: cut the client's connection so it sees a broken answer, never a short one as
                 // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
@@ -199,6 +235,35 @@ public class ReverseProxy {
                 in.request().reset();
             }
         });
+    }
+
+    /** A watcher told of the exchange's end once, however many ways it ends. */
+    private static final class Once implements AnswerWatcher {
+
+        private final AnswerWatcher watcher;
+        private boolean ended;
+
+        Once(AnswerWatcher watcher) {
+            this.watcher = watcher;
+        }
+
+        @Override
+        public void head(int status, MultiMap headers) {
+            watcher.head(status, headers);
+        }
+
+        @Override
+        public void body(Buffer chunk) {
+            watcher.body(chunk);
+        }
+
+        @Override
+        public void ended(boolean whole) {
+            if (!ended) {
+                ended = true;
+                watcher.ended(whole);
+            }
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tollgate.gateway.settle;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,7 +12,7 @@ record JsonPointer(byte[][] segments, long[] indices) {
 
     /** @throws IllegalArgumentException when {@code text} is not a JSON pointer */
     static JsonPointer of(String text) {
-        List<String> parts = SettleSource.pointerSegments(text);
+        List<String> parts = segments(text);
         byte[][] segments = new byte[parts.size()][];
         long[] indices = new long[parts.size()];
         for (int i = 0; i < segments.length; i++) {
@@ -32,5 +33,41 @@ record JsonPointer(byte[][] segments, long[] indices) {
             }
         }
         return Long.parseLong(segment);
+    }
+
+    /**
+     * The reference tokens of an RFC 6901 JSON pointer, unescaped ({@code ~1} is {@code /}, {@code ~0} is
+     * {@code ~}): {@code /choices/0/a~1b} gives {@code choices}, {@code 0}, {@code a/b}. The empty pointer names
+     * the whole document and has none.
+     *
+     * @throws IllegalArgumentException when the pointer is malformed
+     */
+    static List<String> segments(String pointer) {
+        if (pointer.isEmpty()) {
+            return List.of();
+        }
+        if (pointer.charAt(0) != '/') {
+            throw new IllegalArgumentException("JSON pointer \"" + pointer + "\" must start with \"/\"");
+        }
+        if (!StandardCharsets.UTF_8.newEncoder().canEncode(pointer)) {
+            throw new IllegalArgumentException("JSON pointer \"" + pointer + "\" is not valid Unicode");
+        }
+        List<String> segments = new ArrayList<>();
+        StringBuilder segment = new StringBuilder();
+        for (int i = 1; i <= pointer.length(); i++) {
+            char c = i < pointer.length() ? pointer.charAt(i) : '/';
+            if (c == '/') {
+                segments.add(segment.toString());
+                segment.setLength(0);
+            } else if (c != '~') {
+                segment.append(c);
+            } else if (i + 1 < pointer.length() && (pointer.charAt(i + 1) == '0' || pointer.charAt(i + 1) == '1')) {
+                segment.append(pointer.charAt(++i) == '0' ? '~' : '/');
+            } else {
+                throw new IllegalArgumentException(
+                        "JSON pointer \"" + pointer + "\" has a \"~\" not followed by 0 or 1 (write ~0 for ~, ~1 for /)");
+            }
+        }
+        return segments;
     }
 }

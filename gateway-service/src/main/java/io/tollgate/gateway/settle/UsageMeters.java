@@ -1,7 +1,8 @@
 package io.tollgate.gateway.settle;
 
-import java.util.Optional;
 import java.util.function.Supplier;
+
+import io.tollgate.rules.domain.Settle;
 
 /** Makes the meter a rule's {@code settle.from} names, one per answer. */
 public final class UsageMeters {
@@ -12,11 +13,9 @@ public final class UsageMeters {
     /**
      * The whole number in the response header {@code name}: {@link Usage.Absent} without it,
      * {@link Usage.Invalid} when it appears more than once.
-     *
-     * @throws IllegalArgumentException when {@code name} is not a header name
      */
     public static UsageMeter header(String name) {
-        return new HeaderMeter(new SettleSource(SettleSource.Kind.HEADER, name).argument());
+        return new HeaderMeter(name);
     }
 
     /**
@@ -39,25 +38,22 @@ public final class UsageMeters {
     }
 
     /**
-     * The meters for a rule's {@code from} text: {@code header:X}, {@code json:/a/b} or {@code response_bytes}.
-     * The text is read once; each call of the supplier makes a fresh meter.
+     * The meters of what {@code settle} names ({@code header:X}, {@code json:/a/b} or {@code response_bytes}): the
+     * text is read once; each call of the supplier makes a fresh meter for one answer.
      *
-     * @throws IllegalArgumentException naming what is wrong with the text
+     * @throws IllegalArgumentException when the pointer is malformed (the rule validator refuses such a rule)
      */
-    public static Supplier<UsageMeter> parse(String from) {
-        SettleSource source = SettleSource.parse(from);
-        return switch (source.kind()) {
-            case HEADER -> () -> new HeaderMeter(source.argument());
+    public static Supplier<UsageMeter> of(Settle settle) {
+        return switch (settle.source()) {
+            case HEADER -> {
+                String name = settle.argument();
+                yield () -> new HeaderMeter(name);
+            }
             case JSON -> {
-                JsonPointer pointer = JsonPointer.of(source.argument());
+                JsonPointer pointer = JsonPointer.of(settle.argument());
                 yield () -> new JsonMeter(pointer);
             }
             case RESPONSE_BYTES -> ResponseBytesMeter::new;
         };
-    }
-
-    /** What is wrong with a {@code from} text, for the rule validator; empty when it is valid. */
-    public static Optional<String> problem(String from) {
-        return SettleSource.problem(from);
     }
 }

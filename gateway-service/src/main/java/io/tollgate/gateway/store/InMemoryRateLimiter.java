@@ -46,6 +46,24 @@ final class InMemoryRateLimiter implements RateLimiter {
         return Future.succeededFuture(counters.reset(bucket.key(), nowMicros()));
     }
 
+    @Override
+    public Future<List<Decision>> settle(List<Bucket> buckets, List<Long> deltas) {
+        try {
+            return Future.succeededFuture(counters.settle(
+                    buckets.stream().map(Bucket::key).toList(),
+                    buckets.stream().map(Bucket::policy).toList(),
+                    deltas, nowMicros()));
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
+    @Override
+    public Future<Void> release(Bucket bucket) {
+        counters.release(bucket.key(), bucket.policy().burst());
+        return Future.succeededFuture();
+    }
+
     private long nowMicros() {
         return clock.instant().toEpochMilli() * 1000;
     }

@@ -82,6 +82,32 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /**
+     * One call of the check script that settles the buckets (a settlement per bucket), carried with the loop's
+     * other checks as any check is.
+     */
+    @Override
+    public Future<List<Decision>> settle(List<Bucket> buckets, List<Long> deltas) {
+        List<String> keys = new ArrayList<>(buckets.size());
+        List<Policy> policies = new ArrayList<>(buckets.size());
+        for (Bucket bucket : buckets) {
+            keys.add(bucket.key());
+            policies.add(bucket.policy());
+        }
+        CheckCall call = CheckCall.settle(keys, policies, deltas, OptionalLong.empty());
+        return coalesced != null ? coalesced.check(call) : run(call).map(call::parse);
+    }
+
+    /**
+     * {@code ZREM} of the lease a {@code concurrency} check added: its policy carries the lease id
+     * ({@link Policy#lease}). Routed as {@link #peek}.
+     */
+    @Override
+    public Future<Void> release(Bucket bucket) {
+        return redis.send(Request.cmd(Command.ZREM).arg(bucket.key()).arg(Long.toString(bucket.policy().burst())))
+                .mapEmpty();
+    }
+
+    /**
      * One call of the {@code peek} script for the bucket's one key, with Redis {@code TIME}: on a Cluster the
      * client sends it, as it sends a lone check, to the node that serves the key's slot (following
      * {@code MOVED}); {@code NOSCRIPT} is healed as for checks. Management traffic: never coalesced.

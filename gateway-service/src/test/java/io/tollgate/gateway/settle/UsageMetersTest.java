@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
+import io.tollgate.rules.domain.Settle;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 
@@ -64,55 +65,23 @@ class UsageMetersTest {
     }
 
     @Test
-    void fromTextsNameTheirSource() {
-        assertThat(SettleSource.parse("header:X-Usage-Tokens"))
-                .isEqualTo(new SettleSource(SettleSource.Kind.HEADER, "X-Usage-Tokens"));
-        assertThat(SettleSource.parse("json:/usage/total_tokens"))
-                .isEqualTo(new SettleSource(SettleSource.Kind.JSON, "/usage/total_tokens"));
-        assertThat(SettleSource.parse("json:")).as("the whole document")
-                .isEqualTo(new SettleSource(SettleSource.Kind.JSON, ""));
-        assertThat(SettleSource.parse("response_bytes"))
-                .isEqualTo(new SettleSource(SettleSource.Kind.RESPONSE_BYTES, null));
-        for (String from : new String[]{"header:X-Usage-Tokens", "json:/a~1b/0", "response_bytes"}) {
-            assertThat(SettleSource.parse(from).wire()).isEqualTo(from);
-            assertThat(UsageMeters.problem(from)).isEmpty();
-        }
+    void aRulesSettleMakesAFreshMeterPerAnswer() {
+        Supplier<UsageMeter> meters = UsageMeters.of(new Settle("json:/usage/total_tokens"));
+        assertThat(meters.get()).isNotSameAs(meters.get());
+        assertThat(Feed.read(UsageMeters.of(new Settle("header:X-U")), Feed.headers("X-U", "4"), "")).isEqualTo(
+                new Usage.Used(4));
+        assertThat(Feed.read(meters, "{\"usage\": {\"total_tokens\": 12}}")).isEqualTo(new Usage.Used(12));
+        assertThat(Feed.read(meters, "{\"usage\": {\"total_tokens\": 5}}")).isEqualTo(new Usage.Used(5));
+        assertThat(Feed.read(UsageMeters.of(new Settle("response_bytes")), "abc"))
+                .isEqualTo(new Usage.Used(3));
     }
 
     @Test
     void aPointerUnescapesItsSegments() {
-        assertThat(SettleSource.pointerSegments("/a~1b/~0/~01/")).containsExactly("a/b", "~", "~1", "");
-        assertThat(SettleSource.pointerSegments("")).isEmpty();
-        assertThat(SettleSource.pointerSegments("/")).containsExactly("");
-    }
-
-    @Test
-    void aBadFromTextIsNamedWithWhatIsWrong() {
-        assertThat(UsageMeters.problem("header:")).hasValue("not a header name: \"\"");
-        assertThat(UsageMeters.problem("header:X Usage")).hasValue("not a header name: \"X Usage\"");
-        assertThat(UsageMeters.problem("json:usage/total")).hasValue("JSON pointer \"usage/total\" must start with \"/\"");
-        assertThat(UsageMeters.problem("json:/a~2")).hasValueSatisfying(p -> assertThat(p).contains("\"~\""));
-        assertThat(UsageMeters.problem("json:/a~")).hasValueSatisfying(p -> assertThat(p).contains("\"~\""));
-        assertThat(UsageMeters.problem("json:/\ud800")).hasValueSatisfying(p -> assertThat(p).contains("Unicode"));
-        assertThat(UsageMeters.problem("bytes")).hasValue(
-                "\"bytes\" is none of header:<Name>, json:<JSON pointer> or response_bytes");
-        assertThat(UsageMeters.problem("Response_Bytes")).isPresent();
-        assertThat(UsageMeters.problem("response_bytes ")).isPresent();
-        assertThat(UsageMeters.problem(null)).hasValueSatisfying(p -> assertThat(p).startsWith("missing"));
-
-        assertThatThrownBy(() -> UsageMeters.parse("json:usage")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("must start with");
-        assertThatThrownBy(() -> UsageMeters.json("/a~")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> UsageMeters.header("X:Y")).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void aParsedTextMakesAFreshMeterPerAnswer() {
-        Supplier<UsageMeter> meters = UsageMeters.parse("json:/u");
-        assertThat(meters.get()).isNotSameAs(meters.get());
-        assertThat(Feed.read(meters, "{\"u\": 3}")).isEqualTo(new Usage.Used(3));
-        assertThat(Feed.read(UsageMeters.parse("header:X-U"), Feed.headers("X-U", "4"), "")).isEqualTo(
-                new Usage.Used(4));
-        assertThat(Feed.read(UsageMeters.parse("response_bytes"), "abc")).isEqualTo(new Usage.Used(3));
+        assertThat(JsonPointer.segments("/a~1b/~0/~01/")).containsExactly("a/b", "~", "~1", "");
+        assertThat(JsonPointer.segments("")).isEmpty();
+        assertThat(JsonPointer.segments("/")).containsExactly("");
+        assertThatThrownBy(() -> JsonPointer.segments("/a~2"))
+                .hasMessageContaining("\"~\"");
     }
 }

@@ -40,7 +40,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             config.put("tollgate.gateway.upstream", backend.url());
             config.put("tollgate.gateway.routes.dead.prefix", "/dead");
             config.put("tollgate.gateway.routes.dead.url", "http://127.0.0.1:" + closedPort());
-            config.put("tollgate.gateway.upstream-timeout", "700ms");
+            config.put("tollgate.gateway.upstream-timeout", args.getOrDefault("upstream-timeout", "700ms"));
             config.put("tollgate.gateway.instance-id", "gw-test");
             config.put("tollgate.admin.token", ADMIN_TOKEN);
             // the packaged jar of an integration test runs in prod mode: its management interface would take the

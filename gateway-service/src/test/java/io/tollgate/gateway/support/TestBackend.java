@@ -25,6 +25,11 @@ import io.vertx.core.json.JsonObject;
  * {@code /download/<n>} streams n bytes; {@code /slow} never answers; {@code /break/<n>} sends n bytes of
  * an answer it declares longer ({@code ?length=<m>}: as Content-Length m, else chunked), then cuts the connection;
  * {@code /stall/<n>} sends n bytes of a chunked answer, then nothing more, and keeps the connection open.
+ * Answers that say what they used: {@code /usage/header/<v>} in the header {@code X-Usage-Tokens: <v>},
+ * {@code /usage/json/<v>} at {@code /usage/total_tokens} of a JSON body, {@code /usage/sse/<v>} in the last
+ * event but one of a {@code text/event-stream} answer (then {@code data: [DONE]}); {@code <v>} is sent as it is
+ * (nonsense included). {@code /hold} answers only when {@code /__release} is called; {@code /__held} says how many
+ * wait.
  * Counted for the tests of broken streams: uploads whose first bytes arrived ({@code uploadsStarted}),
  * uploads that broke off before their end ({@code uploadsBroken}) and downloads whose reader went away
  * before their end ({@code downloadsBroken}, and their URIs: {@code brokenDownloads}).
@@ -40,6 +45,8 @@ public final class TestBackend implements AutoCloseable {
     /** URIs of the downloads that broke off, once per break: their count is {@code downloadsBroken}. */
     private final Queue<String> brokenDownloads = new ConcurrentLinkedQueue<>();
     private final HttpServer server;
+    /** Answers of {@code /hold} not given yet. */
+    private final Queue<HttpServerResponse> held = new ConcurrentLinkedQueue<>();
 
     public TestBackend() throws Exception {
         server = vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(64 * 1024))
@@ -78,7 +85,31 @@ public final class TestBackend implements AutoCloseable {
             request.response().end("{}");
             return;
         }
+        if (path.equals("/__held")) {
+            request.response().end(new JsonObject().put("held", held.size()).encode());
+            return;
+        }
+        if (path.equals("/__release")) {
+            int released = 0;
+            for (HttpServerResponse response; (response = held.poll()) != null; released++) {
+                if (!response.closed()) {
+                    response.end("released");
+                }
+            }
+            request.response().end(new JsonObject().put("released", released).encode());
+            return;
+        }
         hits.incrementAndGet();
+        if (path.equals("/hold")) {
+            HttpServerResponse response = request.response();
+            response.closeHandler(v -> held.remove(response));
+            held.add(response);
+            return;
+        }
+        if (path.startsWith("/usage/")) {
+            usage(request.response(), path.substring("/usage/".length()));
+            return;
+        }
         if (path.equals("/slow")) {
             return; // never answers: the gateway's upstream timeout must fire
         }
@@ -137,6 +168,29 @@ public final class TestBackend implements AutoCloseable {
             }
         });
         return response;
+    }
+
+    /** An answer that says it used {@code how}'s value: {@code header/<v>}, {@code json/<v>} or {@code sse/<v>}. */
+    private static void usage(HttpServerResponse response, String how) {
+        int slash = how.indexOf('/');
+        String kind = how.substring(0, slash);
+        String value = how.substring(slash + 1);
+        switch (kind) {
+            case "header" -> response.putHeader("X-Usage-Tokens", value).end("{\"answer\":\"42\"}");
+            case "json" -> response.putHeader("Content-Type", "application/json").end("""
+                    {"id": "cmpl-1", "choices": [{"index": 0, "message": {"role": "assistant",
+                      "content": "a \\"usage\\": {\\"total_tokens\\": 1} in a string counts for nothing"}}],
+                     "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": %s}}""".formatted(value));
+            case "sse" -> {
+                response.setChunked(true).putHeader("Content-Type", "text/event-stream; charset=utf-8");
+                for (int i = 0; i < 20; i++) {
+                    response.write("data: {\"choices\": [{\"delta\": {\"content\": \"token " + i + "\"}}]}\n\n");
+                }
+                response.write("data: {\"choices\": [], \"usage\": {\"total_tokens\": " + value + "}}\r\n\r\n");
+                response.end("data: [DONE]\n\n");
+            }
+            default -> response.setStatusCode(404).end();
+        }
     }
 
     /** Sends {@code sent} bytes of an answer declared longer, then cuts the connection mid-body. */

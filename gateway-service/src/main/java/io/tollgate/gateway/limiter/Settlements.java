@@ -1,0 +1,217 @@
+package io.tollgate.gateway.limiter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.counter.Algorithm;
+import io.tollgate.gateway.settle.Usage;
+import io.tollgate.gateway.settle.UsageMeter;
+import io.tollgate.gateway.settle.UsageMeters;
+import io.tollgate.rules.domain.Rule;
+import io.tollgate.rules.domain.Settle;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * What an admitted request still owes the store once its answer ends (docs/rules.md, "settle" and
+ * "concurrency"): the settlement of each rule with {@code settle} that spent its cost for it, and the lease of
+ * each {@code concurrency} rule it holds a slot of.
+ * <p>
+ * A settlement is the difference between what the answer says it used and the cost the check spent (the
+ * reservation): spent too when positive, whatever the bucket holds (it may go into debt), given back when
+ * negative. It is sent only for an answer that reached the client whole and carried a usage; otherwise the
+ * reservation stands (a client that went away, a backend that failed, an answer without usage: nothing is lost,
+ * nothing charged twice). A usage that is not a whole number from 0 to {@code tollgate.settle.max-usage} is
+ * ignored, counted and logged at most once a minute per rule. The settlements of one hash tag go as one call of
+ * the check script, which the store carries with the event loop's other checks.
+ * <p>
+ * A lease is given back ({@code ZREM}) when the exchange ends, however it ends, and at once for a request that
+ * is not forwarded after all (another client's rule rejected it).
+ */
+final class Settlements {
+
+    private static final Logger LOG = Logger.getLogger(Settlements.class);
+    private static final long LOG_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    private final GuardedStore store;
+    private final long maxUsage;
+    private final MeterRegistry registry;
+    private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Long> loggedAt = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Settle, Supplier<UsageMeter>> meters = new ConcurrentHashMap<>();
+
+    Settlements(GuardedStore store, long maxUsage, MeterRegistry registry) {
+        this.store = store;
+        this.maxUsage = maxUsage;
+        this.registry = registry;
+    }
+
+    /** What {@code verdict}'s request owes once its answer ends; null when it owes nothing. */
+    Tab open(Verdict verdict) {
+        List<RuleDecision> charged = null;
+        List<RuleDecision> leased = null;
+        for (RuleDecision d : verdict.decisions()) {
+            if (!d.spent()) {
+                continue;
+            }
+            if (d.bucket().policy().algorithm() == Algorithm.CONCURRENCY) {
+                leased = leased != null ? leased : new ArrayList<>(1);
+                leased.add(d);
+            } else if (d.rule().settle() != null) {
+                charged = charged != null ? charged : new ArrayList<>(1);
+                charged.add(d);
+            }
+        }
+        return charged == null && leased == null ? null : new Tab(charged, leased);
+    }
+
+    /** A fresh meter of what {@code settle} names, for one answer (the pointer is prepared once per rule). */
+    private UsageMeter meter(Settle settle) {
+        return meters.computeIfAbsent(settle, UsageMeters::of).get();
+    }
+
+    /** One request's settlements and leases; its methods run on the request's event loop. */
+    final class Tab implements Settlement {
+
+        private final List<RuleDecision> charged;
+        private final UsageMeter[] meters;
+        private final List<RuleDecision> leased;
+        private boolean closed;
+
+        private Tab(List<RuleDecision> charged, List<RuleDecision> leased) {
+            this.charged = charged == null ? List.of() : charged;
+            this.leased = leased == null ? List.of() : leased;
+            this.meters = new UsageMeter[this.charged.size()];
+            for (int i = 0; i < meters.length; i++) {
+                meters[i] = meter(this.charged.get(i).rule().settle());
+            }
+        }
+
+        @Override
+        public void head(int status, MultiMap headers) {
+            for (UsageMeter meter : meters) {
+                meter.head(status, headers);
+            }
+        }
+
+        @Override
+        public void body(Buffer chunk) {
+            for (UsageMeter meter : meters) {
+                meter.body(chunk);
+            }
+        }
+
+        @Override
+        public void ended(boolean whole) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            release();
+            if (charged.isEmpty()) {
+                return;
+            }
+            if (!whole) {
+                charged.forEach(d -> count(d.rule(), "unfinished"));
+                return;
+            }
+            List<RuleDecision> settling = new ArrayList<>(charged.size());
+            List<Long> deltas = new ArrayList<>(charged.size());
+            for (int i = 0; i < meters.length; i++) {
+                RuleDecision d = charged.get(i);
+                Usage usage = meters[i].end();
+                if (usage instanceof Usage.Used used && used.units() == d.bucket().policy().cost()) {
+                    count(d.rule(), "settled"); // the reservation was exact: nothing to send
+                } else if (usage instanceof Usage.Used used && used.units() <= maxUsage) {
+                    settling.add(d);
+                    deltas.add(used.units() - d.bucket().policy().cost());
+                } else if (usage instanceof Usage.Used used) {
+                    invalid(d.rule(), Long.toString(used.units()), "above tollgate.settle.max-usage (" + maxUsage + ")");
+                } else if (usage instanceof Usage.Invalid bad) {
+                    invalid(d.rule(), bad.value(), bad.why());
+                } else {
+                    count(d.rule(), "absent");
+                }
+            }
+            if (!settling.isEmpty()) {
+                settle(settling, deltas);
+            }
+        }
+
+        @Override
+        public void cancel() {
+            if (!closed) {
+                closed = true;
+                release();
+            }
+        }
+
+        private void release() {
+            for (RuleDecision d : leased) {
+                store.release(d.bucket()).onFailure(err -> LOG.debugf("lease of %s not given back (it expires): %s",
+                        d.rule().id(), err.toString()));
+            }
+        }
+    }
+
+    /** Sends the settlements, one call per hash tag. */
+    private void settle(List<RuleDecision> settling, List<Long> deltas) {
+        boolean[] sent = new boolean[settling.size()];
+        for (int i = 0; i < settling.size(); i++) {
+            if (sent[i]) {
+                continue;
+            }
+            String tag = settling.get(i).tag();
+            List<RuleDecision> group = new ArrayList<>(1);
+            List<Bucket> buckets = new ArrayList<>(1);
+            List<Long> amounts = new ArrayList<>(1);
+            for (int j = i; j < settling.size(); j++) {
+                if (!sent[j] && settling.get(j).tag().equals(tag)) {
+                    sent[j] = true;
+                    group.add(settling.get(j));
+                    buckets.add(settling.get(j).bucket());
+                    amounts.add(deltas.get(j));
+                }
+            }
+            store.settle(buckets, amounts).onComplete(done -> {
+                for (RuleDecision d : group) {
+                    count(d.rule(), done.succeeded() ? "settled" : "failed");
+                }
+                if (done.failed()) {
+                    LOG.debugf("settlement of %s not sent (the reservation stands): %s", tag, done.cause().toString());
+                }
+            });
+        }
+    }
+
+    private void invalid(Rule rule, String value, String why) {
+        count(rule, "invalid");
+        long now = System.nanoTime();
+        Long last = loggedAt.get(rule.id());
+        if ((last == null || now - last >= LOG_EVERY_NANOS) && (last == null
+                ? loggedAt.putIfAbsent(rule.id(), now) == null
+                : loggedAt.replace(rule.id(), last, now))) {
+            LOG.warnf("rule %s: ignored the usage \"%s\" of an answer (%s); its reservation stands. Logged once a"
+                    + " minute per rule; tollgate_settlements_total{outcome=\"invalid\"} counts them all", rule.id(),
+                    value, why);
+        }
+    }
+
+    /** {@code tollgate_settlements_total{rule,outcome}}. */
+    private void count(Rule rule, String outcome) {
+        counters.computeIfAbsent(rule.id() + '\0' + outcome, k -> Counter.builder("tollgate.settlements")
+                .description("answers of rules with settle, by what became of their usage: settled, absent (the"
+                        + " reservation stands), invalid, unfinished (the answer did not reach the client whole),"
+                        + " failed (the store did not take it)")
+                .tag("rule", rule.id())
+                .tag("outcome", outcome)
+                .register(registry)).increment();
+    }
+}

@@ -1,0 +1,58 @@
+package io.tollgate.gateway.proxy;
+
+import java.util.function.Consumer;
+
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.streams.ReadStream;
+
+/** A body as a pipe reads it, each piece shown to {@code tap} before it goes on. */
+final class Tapped implements ReadStream<Buffer> {
+
+    private final ReadStream<Buffer> source;
+    private final Consumer<Buffer> tap;
+
+    Tapped(ReadStream<Buffer> source, Consumer<Buffer> tap) {
+        this.source = source;
+        this.tap = tap;
+    }
+
+    @Override
+    public ReadStream<Buffer> handler(Handler<Buffer> handler) {
+        source.handler(handler == null ? null : chunk -> {
+            tap.accept(chunk);
+            handler.handle(chunk);
+        });
+        return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> pause() {
+        source.pause();
+        return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> resume() {
+        source.resume();
+        return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> fetch(long amount) {
+        source.fetch(amount);
+        return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> exceptionHandler(Handler<Throwable> handler) {
+        source.exceptionHandler(handler);
+        return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> endHandler(Handler<Void> endHandler) {
+        source.endHandler(endHandler);
+        return this;
+    }
+}
