@@ -1,5 +1,5 @@
--- arguments: reads and checks the KEYS and ARGV that check and peek share, before either reads a bucket, and
--- gives both the one way a bucket is read.
+-- arguments: reads and checks the KEYS and ARGV that check and peek share, then reads every bucket the one way
+-- both read it.
 -- The catalog sends it after its prelude (fail, which answers 'ERR tollgate <script>: <message>';
 -- "local ALGORITHMS = { <one slot per algorithm> }" with the slots ARGV names marked; the locals read_leases and
 -- take_lease, which concurrency.lua fills) and the algorithm files, and the script's driver after it.
@@ -26,8 +26,8 @@
 -- Leaves: n (the key count), now, policy (per key i at 5(i-1)+1..+5: its algorithm's decide, limit,
 -- period_ms, burst, cost; a settled key's delta in cost's place), settled (settled[i] true for a settled key;
 -- nil when the call settles none), leased (leased[i] true for a concurrency key; nil when the call has none),
--- last (the last key of each client, when several; else nil) and read(i), bucket i as its algorithm stores it.
--- Nonsense arguments return an error naming the argument and its value (fail): every argument is read
+-- last (the last key of each client, when several; else nil) and stored (per key, what its bucket holds, as read
+-- below). Nonsense arguments return an error naming the argument and its value (fail): every argument is read
 -- before the first bucket.
 
 -- A whole number from 1 to 1e12 (so period_ms x 1000 stays exact); else nil. (tonumber and
@@ -35,18 +35,6 @@
 local function whole(text)
   local value = tonumber(text)
   if value and value >= 1 and value <= 1e12 and value % 1 == 0 then
-    return value
-  end
-  return nil
-end
-
--- A settlement's delta: "s" and a whole number from -1e12 to 1e12; else nil.
-local function settlement(text)
-  if string.byte(text, 1) ~= 115 then -- "s"
-    return nil
-  end
-  local value = tonumber(string.sub(text, 2))
-  if value and value >= -1e12 and value <= 1e12 and value % 1 == 0 then
     return value
   end
   return nil
@@ -99,8 +87,9 @@ for i = 1, n do
       .. ARGV[a + 4] .. '"')
   end
   if not cost then
-    cost = settlement(ARGV[a + 5])
-    if not cost then
+    -- a settlement: "s" and a whole number from -1e12 to 1e12 (inline: a function here is built on every call)
+    cost = string.byte(ARGV[a + 5], 1) == 115 and tonumber(string.sub(ARGV[a + 5], 2))
+    if not (cost and cost >= -1e12 and cost <= 1e12 and cost % 1 == 0) then
       return fail('cost of key ' .. i .. ' must be a whole number >= 1, or s and a whole number from -1e12 to 1e12'
         .. ' (a settlement), was "' .. ARGV[a + 5] .. '"')
     end
@@ -141,11 +130,13 @@ if clients > 0 then
   end
 end
 
--- Bucket i as its algorithm stores it: the value (GET; false when absent), or for a concurrency key the count of
--- its live leases (read_leases; false when none). A key of the other kind (its rule's algorithm changed to or from
--- concurrency) reads as absent, and the write that follows replaces it: a new algorithm starts a fresh bucket.
--- Any other error (on a Cluster node, a key the node does not serve) ends the script.
-local function read(i)
+-- every bucket as its algorithm stores it: its value (GET; false when absent), or for a concurrency key the count
+-- of its live leases (read_leases; false when none); read before check writes any, so a read that fails writes
+-- nothing. A key of the other kind (its rule's algorithm changed to or from concurrency) reads as absent, and the
+-- write that follows replaces it: a new algorithm starts a fresh bucket. Any other error (on a Cluster node, a
+-- key the node does not serve) is the script's answer.
+local stored = { false }
+for i = 1, n do
   local value
   if leased and leased[i] then
     value = read_leases(KEYS[i], now)
@@ -153,10 +144,10 @@ local function read(i)
     value = redis.pcall('GET', KEYS[i])
   end
   if type(value) == 'table' then
-    if string.sub(value.err, 1, 9) == 'WRONGTYPE' then
-      return false
+    if string.sub(value.err, 1, 9) ~= 'WRONGTYPE' then
+      return value
     end
-    error(value)
+    value = false
   end
-  return value
+  stored[i] = value
 end

@@ -2,7 +2,7 @@
 -- clients in turn, each all or nothing on its own (a gateway's coalesced checks in one call). A key whose cost
 -- is a settlement (s<delta>, see arguments.lua) is settled instead: what its request really used is charged.
 -- The catalog sends the prelude, the algorithm files (each run only when its slot is marked), arguments.lua
--- (KEYS and ARGV, read and checked; the reader of buckets), then this driver.
+-- (KEYS and ARGV, read and checked; then every bucket read), then this driver.
 --
 -- KEYS, ARGV  as arguments.lua reads them: the bucket keys; now, five policy arguments per key (its cost or
 --             settlement among them), and per client its key count when several
@@ -23,12 +23,7 @@
 -- Nonsense arguments return an error naming the argument and its value, never a decision: every argument
 -- is read before the first bucket, and every bucket before the first write, so an error writes nothing.
 
--- every bucket is read before the first is written, so a read that fails (on a Cluster node, a key this node
--- does not serve) writes nothing
-local stored = { false }
-for i = 1, n do
-  stored[i] = read(i)
-end
+-- arguments.lua has read every bucket (stored) before this writes the first
 -- with several clients, what this call wrote, by key: a client checked twice sees its first check's spend
 local written = last and {}
 
@@ -39,29 +34,6 @@ local reply, pending = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
 -- The latest key expiry written, in Unix ms: a debt can reach beyond what '%d' formats, and any moment this far
 -- out means the same.
 local FAR_MS = 2^53
-
--- Writes key i's pending value (r = 4(i-1)); a settlement of 0 has none.
-local function write(i, r)
-  local value = pending[r + 1]
-  if value == nil then
-    return
-  end
-  local key = KEYS[i]
-  if leased and leased[i] then
-    value = take_lease(key, now, pending[r + 2], policy[5 * (i - 1) + 4], value)
-  else
-    local at = math.ceil(pending[r + 2] / 1000)
-    if at > FAR_MS then
-      at = FAR_MS
-    end
-    -- as text made by '%d': Redis formats a Lua number argument with '%.17g', about 1,300 more
-    -- instructions per write (callgrind, bench/scripts/counter-scripts-instructions.sh)
-    redis.call('SET', key, value, 'PXAT', string.format('%d', at))
-  end
-  if written then
-    written[key] = value
-  end
-end
 
 local first = 1
 for g = 1, last and clients or 1 do
@@ -75,20 +47,31 @@ for g = 1, last and clients or 1 do
     all_allowed = all_allowed and reply[r + 1] == 1
   end
 
-  if all_allowed then
-    for i = first, stop do
-      write(i, 4 * (i - 1))
-    end
-  else
-    -- nothing was spent: the keys that would allow report what they still hold; settled keys are written all
-    -- the same
-    for i = first, stop do
-      local r = 4 * (i - 1)
-      if settled and settled[i] then
-        write(i, r)
-      elseif reply[r + 1] == 1 then
-        reply[r + 2], reply[r + 4] = pending[r + 3], pending[r + 4]
+  -- when every key allowed, all are written; else nothing is spent, and the keys that would allow report what
+  -- they still hold; settled keys are written all the same (inline, not a function: one is built on every call)
+  for i = first, stop do
+    local r = 4 * (i - 1)
+    if all_allowed or settled and settled[i] then
+      local value = pending[r + 1]
+      -- nil: a settlement of 0, which writes nothing
+      if value ~= nil then
+        if leased and leased[i] then
+          value = take_lease(KEYS[i], now, pending[r + 2], policy[5 * (i - 1) + 4], value)
+        else
+          local at = math.ceil(pending[r + 2] / 1000)
+          if at > FAR_MS then
+            at = FAR_MS
+          end
+          -- as text made by '%d': Redis formats a Lua number argument with '%.17g', about 1,300 more
+          -- instructions per write (callgrind, bench/scripts/counter-scripts-instructions.sh)
+          redis.call('SET', KEYS[i], value, 'PXAT', string.format('%d', at))
+        end
+        if written then
+          written[KEYS[i]] = value
+        end
       end
+    elseif reply[r + 1] == 1 then
+      reply[r + 2], reply[r + 4] = pending[r + 3], pending[r + 4]
     end
   end
   first = stop + 1

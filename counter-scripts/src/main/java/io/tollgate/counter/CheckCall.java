@@ -84,7 +84,10 @@ public record CheckCall(List<String> keys, List<String> args) {
         return new CheckCall(call.keys, args);
     }
 
-    /** Whether {@code policies} may be settled by {@code deltas}: no concurrency policy, each delta in range. */
+    /**
+     * Refuses what no settlement takes: a concurrency policy, a delta out of range (the script answers both with
+     * an error).
+     */
     static void checkSettled(List<Policy> policies, List<Long> deltas) {
         for (int i = 0; i < policies.size(); i++) {
             if (policies.get(i).algorithm() == Algorithm.CONCURRENCY) {

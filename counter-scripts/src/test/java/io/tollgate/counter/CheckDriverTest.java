@@ -252,6 +252,64 @@ class CheckDriverTest extends RedisScriptTestBase {
         assertThat(stored(key)).isNull();
     }
 
+    @Test
+    void nonsense_settlements_are_errors_naming_the_cost_and_value_and_write_nothing() {
+        String key = freshKey("bad-settle");
+        String now = Long.toString(base());
+        for (String cost : List.of("s", "s1.5", "sx", "s1e13", "s-1e13", "S5", "5s")) {
+            assertError(List.of(key), List.of(now, "token_bucket", "10", "1000", "5", cost), "cost of key 1",
+                    "\"" + cost + "\"");
+        }
+        assertThat(stored(key)).isNull();
+        assertThatThrownBy(() -> CheckCall.settle(List.of(key), List.of(TB), List.of(Policy.MAX_COST + 1),
+                OptionalLong.empty())).hasMessageContaining("delta of key 1");
+    }
+
+    @Test
+    void settle_lays_out_each_delta_in_its_keys_cost_slot() {
+        CheckCall call = CheckCall.settle(List.of("rl:a:{x}", "rl:b:{x}", "rl:c:{x}"), List.of(TB, GCRA, FIXED),
+                List.of(35L, -12L, 0L), OptionalLong.of(5));
+
+        assertThat(call.args()).containsExactly("5", "token_bucket", "10", "1000", "20", "s35", "gcra", "10", "1000",
+                "5", "s-12", "fixed_window", "1", "60000", "1", "s0");
+    }
+
+    @Test
+    void settled_keys_are_written_whatever_the_checked_keys_of_their_client_decide() {
+        String who = "mixed-settle-" + System.nanoTime();
+        String checked = CounterKeys.key("tb", who);
+        String full = CounterKeys.key("fw", who);
+        String settled = CounterKeys.key("gcra", who);
+        long t0 = base();
+        String now = Long.toString(t0);
+        client.check(List.of(full), List.of(FIXED), 1, t0); // its one request a minute is spent
+
+        List<Decision> decisions = client.check(new CheckCall(List.of(checked, settled, full), List.of(now,
+                "token_bucket", "10", "1000", "20", "1", "gcra", "10", "1000", "5", "s7", "fixed_window", "1", "60000",
+                "1", "1")));
+
+        // the token bucket would allow, but nothing checked is spent; the settlement is: 7 x 100 ms of debt
+        assertThat(decisions).containsExactly(new Decision(true, 20, 0, 0), new Decision(true, -2, 0, 700),
+                new Decision(false, 0, 60_000, 60_000));
+        assertThat(stored(checked)).isNull();
+        assertThat(stored(settled)).isEqualTo("g:" + t0 + ":700000:100000:5");
+    }
+
+    @Test
+    void a_settlement_sent_together_with_checks_is_seen_by_the_checks_after_it() {
+        String key = freshKey("together-settle");
+        long t0 = base();
+        client.check(List.of(key), List.of(TB), 5, t0);
+        CheckCall settlement = CheckCall.settle(List.of(key), List.of(TB), List.of(30L), OptionalLong.of(t0));
+        CheckCall check = CheckCall.of(List.of(key), List.of(TB), OptionalLong.of(t0));
+        CheckCall other = CheckCall.of(List.of(freshKey("together-other")), List.of(TB), OptionalLong.of(t0));
+
+        List<Decision> all = client.check(CheckCall.together(List.of(other, settlement, check)));
+
+        assertThat(all).containsExactly(new Decision(true, 19, 0, 100), new Decision(true, -15, 0, 3500),
+                new Decision(false, -15, 1600, 3500));
+    }
+
     private static void assertError(List<String> keys, List<String> argv, String... fragments) {
         CheckCall call = new CheckCall(keys, argv);
         assertThatThrownBy(() -> client.check(call)).hasMessageContaining("tollgate check")

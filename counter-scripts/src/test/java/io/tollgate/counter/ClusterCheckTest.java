@@ -189,6 +189,41 @@ class ClusterCheckTest {
         assertThatThrownBy(() -> a.evalArgsOnOneNode(0)).hasMessageContaining("from 1 to 1");
     }
 
+    @Test
+    void leases_token_buckets_and_settlements_of_several_slots_of_one_node_in_one_call() {
+        String node = cluster.primaries().get(0);
+        long now = RedisScriptTestBase.base();
+        List<String> who = clientsIdsOn(node, "lease", 3);
+        String lease = CounterKeys.key("inflight", who.get(0));
+        String bucket = CounterKeys.key("tb", who.get(1));
+        String settled = CounterKeys.key("tb", who.get(2));
+        client.check(List.of(settled), List.of(TB), 5, now);
+        Set<Long> slots = new HashSet<>();
+        List.of(lease, bucket, settled).forEach(key -> slots.add(client.send("CLUSTER KEYSLOT", key).toLong()));
+        assertThat(slots).as("three slots of one node").hasSize(3);
+        OptionalLong at = OptionalLong.of(now);
+
+        // the bucket's client declared; the others' keys, none in its slot, carried
+        List<Decision> all = client.checkOnOneNode(CheckCall.together(List.of(
+                CheckCall.of(List.of(bucket), List.of(TB), at),
+                CheckCall.of(List.of(lease), List.of(Policy.lease(2, 1000, 1)), at),
+                CheckCall.settle(List.of(settled), List.of(TB), List.of(30L), at),
+                CheckCall.of(List.of(settled), List.of(TB), at),
+                CheckCall.of(List.of(lease), List.of(Policy.lease(2, 1000, 2)), at),
+                CheckCall.of(List.of(lease), List.of(Policy.lease(2, 1000, 3)), at))));
+
+        // the check after the settlement sees its debt; the third lease finds both slots taken
+        assertThat(all).containsExactly(new Decision(true, 19, 0, 100), new Decision(true, 1, 0, 0),
+                new Decision(true, -15, 0, 3500), new Decision(false, -15, 1600, 3500), new Decision(true, 0, 0, 0),
+                new Decision(false, 0, 0, 0));
+        assertThat(StoredValues.describeKey(client, lease)).isEqualTo(
+                "z:1@" + (now + 1_000_000) + ":2@" + (now + 1_000_000));
+        assertThat(client.release(lease, 2)).isTrue();
+        assertThat(client.peek(List.of(lease), List.of(Policy.lease(2, 1000, 4)), now)).containsExactly(
+                new Peek(true, 1, 0));
+        assertThat(client.peek(List.of(settled), List.of(TB), now)).containsExactly(new Peek(true, -15, 3500));
+    }
+
     @SafeVarargs
     private static List<String> concat(List<String>... lists) {
         List<String> all = new ArrayList<>();
@@ -200,13 +235,19 @@ class ClusterCheckTest {
 
     /** {@code count} clients (each an ordered list of its bucket keys) whose keys live on {@code node}. */
     private static List<List<String>> clientsOn(String node, String prefix, int count) {
-        List<List<String>> out = new ArrayList<>();
+        return clientsIdsOn(node, prefix, count).stream()
+                .map(who -> List.of(CounterKeys.key("tb", who), CounterKeys.key("fw", who)))
+                .toList();
+    }
+
+    /** {@code count} client keys whose buckets live on {@code node}. */
+    private static List<String> clientsIdsOn(String node, String prefix, int count) {
+        List<String> out = new ArrayList<>();
         String run = prefix + "-" + System.nanoTime();
         for (int i = 0; out.size() < count; i++) {
             String who = run + "-" + i;
-            String first = CounterKeys.key("tb", who);
-            if (cluster.ownerOf(first).equals(node)) {
-                out.add(List.of(first, CounterKeys.key("fw", who)));
+            if (cluster.ownerOf(CounterKeys.key("tb", who)).equals(node)) {
+                out.add(who);
             }
         }
         return out;

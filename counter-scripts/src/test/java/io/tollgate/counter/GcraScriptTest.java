@@ -82,4 +82,39 @@ class GcraScriptTest extends RedisScriptTestBase {
         assertThat(check(freshKey("huge"), burst3, 4, base())).isEqualTo(
                 new Decision(false, 3, Decision.RETRY_NEVER, 0));
     }
+
+    @Test
+    void a_settlement_grows_the_debt_beyond_the_capacity_until_it_is_paid() {
+        // 100 ms per request, capacity 5 requests (500 ms)
+        Policy tenASecond = new Policy(Algorithm.GCRA, 10, 1000, 5);
+        String key = freshKey("debt");
+        long t0 = base();
+        assertThat(check(key, tenASecond, 1, t0)).isEqualTo(new Decision(true, 4, 0, 100));
+
+        assertThat(settle(key, tenASecond, 9, t0)).isEqualTo(new Decision(true, -5, 0, 1000));
+
+        assertThat(stored(key)).isEqualTo("g:" + t0 + ":1000000:100000:5");
+        assertThat(expiryMs(key)).isEqualTo(t0 / 1000 + 1000);
+        // the debt must fall to 400 ms for one more request: 600 ms
+        assertThat(check(key, tenASecond, 1, t0)).isEqualTo(new Decision(false, -5, 600, 1000));
+        assertThat(check(key, tenASecond, 1, t0 + 599_999).allowed()).isFalse();
+        assertThat(check(key, tenASecond, 1, t0 + 600_000)).isEqualTo(new Decision(true, 0, 0, 500));
+        assertThat(settle(key, tenASecond, -100, t0 + 600_000)).isEqualTo(new Decision(true, 5, 0, 0));
+    }
+
+    @Test
+    void a_debt_under_a_changed_rate_is_paid_at_its_written_rate_until_a_check_writes_with_an_exact_retry() {
+        Policy tenASecond = new Policy(Algorithm.GCRA, 10, 1000, 5);
+        Policy hundredASecond = new Policy(Algorithm.GCRA, 100, 1000, 5);
+        String key = freshKey("debt-rate");
+        long t0 = base() + 7;
+        settle(key, tenASecond, 1005, t0); // 1005 requests of 100 ms: a debt of 100.5 s
+
+        Decision rejected = check(key, hundredASecond, 1, t0);
+
+        // held -1000 of 5 at either rate; the stored debt refills one request per 100 ms: 1001 take 100.1 s
+        assertThat(rejected).isEqualTo(new Decision(false, -1000, 100_100, 10_050));
+        assertThat(check(key, hundredASecond, 1, t0 + 100_099_000).allowed()).isFalse();
+        assertThat(check(key, hundredASecond, 1, t0 + 100_100_000)).isEqualTo(new Decision(true, 0, 0, 50));
+    }
 }

@@ -127,4 +127,53 @@ class InMemoryCountersTest {
         assertThatThrownBy(() -> counters.check(List.of("k"), List.of(TB), 0, T0)).hasMessageContaining("cost");
         assertThatThrownBy(() -> counters.check(List.of("k"), List.of(), 1, T0)).hasMessageContaining("policy");
     }
+
+    @Test
+    void a_settlement_puts_a_bucket_in_debt_and_a_give_back_refills_it_up_to_the_burst() {
+        String key = CounterKeys.key("tokens", "settle");
+        counters.check(List.of(key), List.of(TB), 5, T0);
+
+        assertThat(counters.settle(List.of(key), List.of(TB), List.of(30L), T0)).containsExactly(
+                new Decision(true, -15, 0, 3500));
+        assertThat(counters.check(List.of(key), List.of(TB), 1, T0)).containsExactly(
+                new Decision(false, -15, 1600, 3500));
+        assertThat(counters.peek(key, TB, T0)).isEqualTo(new Peek(true, -15, 3500));
+        assertThat(counters.settle(List.of(key), List.of(TB), List.of(-100L), T0)).containsExactly(
+                new Decision(true, 20, 0, 0));
+        assertThatThrownBy(() -> counters.settle(List.of(key), List.of(Policy.lease(2, 1000, 1)), List.of(1L), T0))
+                .hasMessageContaining("concurrency key");
+    }
+
+    @Test
+    void leases_count_until_released_or_ended_and_then_the_key_is_forgotten() {
+        String key = CounterKeys.key("inflight", "leases");
+        assertThat(counters.check(List.of(key), List.of(Policy.lease(2, 1000, 1)), T0)).containsExactly(
+                new Decision(true, 1, 0, 0));
+        counters.check(List.of(key), List.of(Policy.lease(2, 1000, 2)), T0 + 500_000);
+
+        assertThat(counters.check(List.of(key), List.of(Policy.lease(2, 1000, 3)), T0 + 500_000)).containsExactly(
+                new Decision(false, 0, 0, 0));
+        assertThat(counters.release(key, 1)).isTrue();
+        assertThat(counters.release(key, 1)).isFalse();
+        assertThat(counters.check(List.of(key), List.of(Policy.lease(2, 1000, 3)), T0 + 500_000).get(0).allowed())
+                .isTrue();
+        assertThat(counters.peek(key, Policy.lease(2, 1000, 4), T0 + 1_499_999)).isEqualTo(new Peek(true, 0, 0));
+        assertThat(counters.peek(key, Policy.lease(2, 1000, 4), T0 + 1_500_000)).isEqualTo(new Peek(false, 2, 0));
+
+        counters.forgetExpired(T0 + 1_500_000);
+
+        assertThat(counters.size()).isZero();
+        assertThat(counters.release(key, 2)).isFalse();
+    }
+
+    @Test
+    void releasing_the_last_lease_forgets_the_key() {
+        String key = CounterKeys.key("inflight", "last");
+        counters.check(List.of(key), List.of(Policy.lease(1, 60_000, 7)), T0);
+
+        assertThat(counters.release(key, 7)).isTrue();
+
+        assertThat(counters.size()).isZero();
+        assertThat(counters.release(CounterKeys.key("inflight", "never"), 7)).isFalse();
+    }
 }

@@ -66,6 +66,27 @@ class PeekScriptTest extends RedisScriptTestBase {
     }
 
     @Test
+    void a_bucket_in_debt_peeks_what_it_owes_as_negative() {
+        long t0 = base();
+        List<String> keys = new ArrayList<>();
+        for (Policy policy : ALL) {
+            String key = freshKey("owes-" + policy.algorithm().wireName());
+            keys.add(key);
+            settle(key, policy, policy.burst() + 3, t0);
+        }
+
+        List<Peek> peeks = new ArrayList<>();
+        for (int i = 0; i < ALL.size(); i++) {
+            peeks.add(peek(keys.get(i), ALL.get(i), t0 + 50_000));
+        }
+
+        // 3 beyond each capacity; by then the token bucket owes 2.5 (-3 + 10/s x 0.05 s), GCRA 2.5 (750 ms of
+        // debt over 500 of capacity), the windows 3
+        assertThat(peeks).containsExactly(new Peek(true, -3, 2250), new Peek(true, -3, 750), new Peek(true, -3, 950),
+                new Peek(true, -3, 1950));
+    }
+
+    @Test
     void an_absent_bucket_peeks_as_full_and_stays_absent() {
         long now = base() + 400_000;
         List<String> keys = new ArrayList<>();

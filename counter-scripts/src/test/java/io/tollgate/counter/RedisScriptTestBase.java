@@ -47,6 +47,16 @@ abstract class RedisScriptTestBase {
         return client.check(List.of(key), List.of(policy), cost, nowMicros).get(0);
     }
 
+    /** Settles one key by {@code delta}. */
+    static Decision settle(String key, Policy policy, long delta, long nowMicros) {
+        return client.settle(List.of(key), List.of(policy), List.of(delta), nowMicros).get(0);
+    }
+
+    /** The key's expiry in Unix ms, -1 without one, -2 when absent. */
+    static long expiryMs(String key) {
+        return client.send("PEXPIRETIME", key).toLong();
+    }
+
     /** The stored value as text, e.g. {@code t:8:<since>:<full_at>}; null when absent. */
     static String stored(String key) {
         return StoredValues.describe(client.send("GET", key));

@@ -96,4 +96,64 @@ class TokenBucketScriptTest extends RedisScriptTestBase {
         Policy faster = new Policy(Algorithm.TOKEN_BUCKET, 20, 1000, 20);
         assertThat(check(key, faster, 1, t0 + 100_000).remaining()).isEqualTo(9); // 8 + 20/s x 0.1 s - 1
     }
+
+    @Test
+    void a_settlement_beyond_what_the_bucket_holds_puts_it_in_debt_until_the_refill_pays_it() {
+        String key = freshKey("debt");
+        long t0 = base();
+        assertThat(check(key, LESSON, 5, t0)).isEqualTo(new Decision(true, 15, 0, 500));
+
+        // the request used 35: 30 more than its reservation, 15 more than the bucket held
+        assertThat(settle(key, LESSON, 30, t0)).isEqualTo(new Decision(true, -15, 0, 3500));
+
+        assertThat(stored(key)).isEqualTo("t:-15:" + t0 + ":" + (t0 + 3_500_000));
+        assertThat(expiryMs(key)).as("the key lives until the bucket is full again").isEqualTo(t0 / 1000 + 3500);
+        // 16 tokens to refill before one is held: 1.6 s
+        assertThat(check(key, LESSON, 1, t0)).isEqualTo(new Decision(false, -15, 1600, 3500));
+        assertThat(check(key, LESSON, 1, t0 + 1_599_999).allowed()).isFalse();
+        assertThat(check(key, LESSON, 1, t0 + 1_600_000)).isEqualTo(new Decision(true, 0, 0, 2000));
+    }
+
+    @Test
+    void remaining_in_debt_is_what_is_owed_rounded_up() {
+        String key = freshKey("owed");
+        long t0 = base();
+        check(key, LESSON, 20, t0);
+        settle(key, LESSON, 3, t0);
+
+        // -3 + 10/s x 0.05 s = -2.5 tokens: 3.5 to refill before one is held, 22.5 before full
+        assertThat(check(key, LESSON, 1, t0 + 50_000)).isEqualTo(new Decision(false, -3, 350, 2250));
+        assertThat(check(key, LESSON, 3, t0 + 50_000).retryAfterMs()).isEqualTo(550);
+    }
+
+    @Test
+    void a_give_back_is_capped_at_the_burst_and_a_settlement_of_zero_changes_nothing() {
+        String key = freshKey("refund");
+        long t0 = base();
+        check(key, LESSON, 5, t0);
+        String held = stored(key);
+
+        assertThat(settle(key, LESSON, 0, t0 + 100_000)).isEqualTo(new Decision(true, 16, 0, 400));
+        assertThat(stored(key)).isEqualTo(held);
+        assertThat(settle(key, LESSON, -3, t0 + 100_000)).isEqualTo(new Decision(true, 19, 0, 100));
+        assertThat(settle(key, LESSON, -100, t0 + 100_000)).isEqualTo(new Decision(true, 20, 0, 0));
+        assertThat(check(key, LESSON, 1, t0 + 100_000)).isEqualTo(new Decision(true, 19, 0, 100));
+    }
+
+    @Test
+    void a_debt_of_ages_keeps_its_key_far_out_and_still_decides() {
+        Policy onePerHour = new Policy(Algorithm.TOKEN_BUCKET, 1, 3_600_000, 1);
+        String key = freshKey("ages");
+        long t0 = base();
+
+        Decision settled = settle(key, onePerHour, Policy.MAX_COST, t0);
+
+        assertThat(settled.remaining()).isEqualTo(1 - Policy.MAX_COST);
+        assertThat(expiryMs(key)).as("the latest expiry a key is written with").isEqualTo(1L << 53);
+        Decision rejected = check(key, onePerHour, 1, t0 + 3_600_000_000L);
+        assertThat(rejected.allowed()).isFalse();
+        // beyond what a double counts microsecond by microsecond: the estimate of the refill
+        assertThat((double) rejected.retryAfterMs()).isCloseTo((Policy.MAX_COST - 1) * 3_600_000.0,
+                org.assertj.core.data.Percentage.withPercentage(1e-9));
+    }
 }

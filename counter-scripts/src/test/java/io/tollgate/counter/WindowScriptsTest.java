@@ -91,4 +91,67 @@ class WindowScriptsTest extends RedisScriptTestBase {
         assertThat(check(freshKey("f"), two, 3, base()).retryAfterMs()).isEqualTo(Decision.RETRY_NEVER);
         assertThat(check(freshKey("s"), slidingTwo, 3, base()).retryAfterMs()).isEqualTo(Decision.RETRY_NEVER);
     }
+
+    @Test
+    void a_fixed_window_in_debt_rejects_until_it_ends_and_gives_back_down_to_zero() {
+        Policy tenASecond = new Policy(Algorithm.FIXED_WINDOW, 10, 1000, 10);
+        String key = freshKey("fixed-debt");
+        long t0 = base();
+        assertThat(check(key, tenASecond, 4, t0 + 100_000)).isEqualTo(new Decision(true, 6, 0, 900));
+
+        assertThat(settle(key, tenASecond, 10, t0 + 200_000)).isEqualTo(new Decision(true, -4, 0, 800));
+
+        assertThat(stored(key)).isEqualTo("f:" + (t0 + 1_000_000) + ":14");
+        assertThat(check(key, tenASecond, 1, t0 + 300_000)).isEqualTo(new Decision(false, -4, 700, 700));
+        assertThat(check(key, tenASecond, 1, t0 + 1_000_000)).isEqualTo(new Decision(true, 9, 0, 1000));
+        assertThat(settle(key, tenASecond, -50, t0 + 1_000_000)).isEqualTo(new Decision(true, 10, 0, 1000));
+        assertThat(stored(key)).isEqualTo("f:" + (t0 + 2_000_000) + ":0");
+    }
+
+    @Test
+    void a_calendar_window_in_debt_rejects_until_it_ends() {
+        long t0 = base();
+        long endS = t0 / 1_000_000 + 86_400;
+        Policy daily = Policy.calendarWindow(3, endS, 1);
+        String key = CounterKeys.windowed(freshKey("calendar-debt"), "2026-12-01");
+        check(key, daily, 2, t0);
+
+        assertThat(settle(key, daily, 4, t0 + 1_000)).isEqualTo(new Decision(true, -3, 0, 86_399_999));
+        assertThat(settle(key, daily, 0, t0 + 1_000)).isEqualTo(new Decision(true, -3, 0, 86_399_999));
+
+        assertThat(check(key, daily, 1, t0 + 2_000)).isEqualTo(new Decision(false, -3, 86_399_998, 86_399_998));
+        assertThat(expiryMs(key)).isEqualTo(endS * 1000);
+        assertThat(settle(key, daily, -5, t0 + 2_000)).isEqualTo(new Decision(true, 2, 0, 86_399_998));
+    }
+
+    @Test
+    void a_sliding_window_in_debt_rejects_until_the_windows_counting_it_weigh_enough_less() {
+        Policy tenASecond = new Policy(Algorithm.SLIDING_WINDOW, 10, 1000, 10);
+        String key = freshKey("sliding-debt");
+        long t0 = base();
+        check(key, tenASecond, 5, t0 + 500_000);
+
+        assertThat(settle(key, tenASecond, 10, t0 + 500_000)).isEqualTo(new Decision(true, -5, 0, 1500));
+
+        // the next window weighs 15 by 1 - e: 15 x (1 - e) + 1 <= 10 from e = 0.4
+        assertThat(check(key, tenASecond, 1, t0 + 500_000)).isEqualTo(new Decision(false, -5, 900, 1500));
+        assertThat(check(key, tenASecond, 1, t0 + 1_399_000).allowed()).isFalse();
+        assertThat(check(key, tenASecond, 1, t0 + 1_400_000)).isEqualTo(new Decision(true, 0, 0, 1600));
+        assertThat(expiryMs(key)).isEqualTo(t0 / 1000 + 3000);
+    }
+
+    @Test
+    void a_sliding_window_gives_back_from_the_current_window_then_the_previous_one() {
+        Policy tenASecond = new Policy(Algorithm.SLIDING_WINDOW, 10, 1000, 10);
+        String key = freshKey("sliding-refund");
+        long t0 = base();
+        check(key, tenASecond, 5, t0 + 500_000);
+        check(key, tenASecond, 1, t0 + 1_500_000); // previous 5, current 1
+
+        // 1 from the current window, 2 from the previous: estimate 3 x 0.5 + 0
+        assertThat(settle(key, tenASecond, -3, t0 + 1_500_000)).isEqualTo(new Decision(true, 8, 0, 500));
+        assertThat(stored(key)).isEqualTo("s:" + (t0 + 1_000_000) + ":1000000:3:0");
+        assertThat(settle(key, tenASecond, -9, t0 + 1_500_000)).isEqualTo(new Decision(true, 10, 0, 0));
+        assertThat(stored(key)).isEqualTo("s:" + (t0 + 1_000_000) + ":1000000:0:0");
+    }
 }
