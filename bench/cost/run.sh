@@ -49,10 +49,10 @@ JSON
 start_gateway gw "$JAR" "$GATEWAY_JAVA_OPTS"
 REDIS_PORT=${REDIS_PORTS[0]}
 REDIS_PID=${REDIS_PIDS[0]}
-curl -fs -H 'X-API-Key: probe' "http://127.0.0.1:${GW_PORT[gw]}/settled/x" -o /dev/null
-sleep 0.5 # the settlement of the probe is one call after its answer; nothing below reads it
-[ -n "$(redis-cli -p "$REDIS_PORT" --scan --pattern 'rl:settled:*')" ] \
-  || { echo "the settled rule wrote no bucket" >&2; exit 1; }
+for path in settled inflight; do
+  curl -fs -H 'X-API-Key: probe' "http://127.0.0.1:${GW_PORT[gw]}/$path/x" -D - -o /dev/null | grep -qi "^ratelimit-policy: \"$path\"" \
+    || { echo "/$path is not limited by its rule" >&2; tail -20 "$WORK/gateway-gw.log" >&2; exit 1; }
+done
 
 TICK=$(getconf CLK_TCK)
 commands() { # Redis commands that checks, settlements and leases cost, so far

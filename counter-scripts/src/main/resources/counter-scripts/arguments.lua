@@ -20,7 +20,7 @@
 --             delta is spent whatever the bucket holds (it may go into debt), a negative one given back (never
 --             above the capacity), 0 changes nothing. A settled key always allows and never makes another
 --             key of its client fail; it is written whether or not the client's checked keys allow. A
---             concurrency key is never settled.
+--             concurrency key is settled only with s-1: its lease (the id in burst's place) is given back.
 -- then, for several clients, one per client g from ARGV[1 + 5N + 1]: how many of the keys, in order, are
 --             client g's (whole numbers summing to N). Without them the N keys are one client's.
 -- Leaves: n (the key count), now, policy (per key i at 5(i-1)+1..+5: its algorithm's decide, limit,
@@ -93,15 +93,15 @@ for i = 1, n do
       return fail('cost of key ' .. i .. ' must be a whole number >= 1, or s and a whole number from -1e12 to 1e12'
         .. ' (a settlement), was "' .. ARGV[a + 5] .. '"')
     end
-    if leases then
-      return fail('cost of key ' .. i .. ' settles a concurrency key, which holds leases, not units, was "'
-        .. ARGV[a + 5] .. '"')
+    if leases and cost ~= -1 then
+      return fail('cost of key ' .. i .. ' settles a concurrency key, which holds leases, not units: only s-1 gives'
+        .. ' its lease back, was "' .. ARGV[a + 5] .. '"')
     end
     settled = settled or {}
     settled[i] = true
   end
   if leases then
-    if cost ~= 1 then
+    if cost ~= 1 and not (settled and settled[i]) then
       return fail('cost of key ' .. i .. ' must be 1 for a concurrency key (one lease), was "' .. ARGV[a + 5] .. '"')
     end
     leased = leased or {}

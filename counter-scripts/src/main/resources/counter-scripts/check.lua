@@ -19,7 +19,8 @@
 --             check's cost again, and retry_after_ms says exactly when.
 --             A settled key answers 1, remaining after the settlement, 0, reset_ms; it never makes another key
 --             of its client fail, and it is written whatever the client's checked keys decide.
---             A concurrency key answers retry_after_ms 0 and reset_ms 0 (see concurrency.lua).
+--             A concurrency key answers retry_after_ms 0 and reset_ms 0 (see concurrency.lua); settled by -1,
+--             it gives its lease back.
 -- Nonsense arguments return an error naming the argument and its value, never a decision: every argument
 -- is read before the first bucket, and every bucket before the first write, so an error writes nothing.
 
@@ -55,7 +56,10 @@ for g = 1, last and clients or 1 do
       local value = pending[r + 1]
       -- nil: a settlement of 0, which writes nothing
       if value ~= nil then
-        if leased and leased[i] then
+        if leased and leased[i] and settled and settled[i] then
+          redis.call('ZREM', KEYS[i], string.format('%d', policy[5 * (i - 1) + 4]))
+          value = written and read_leases(KEYS[i], now)
+        elseif leased and leased[i] then
           value = take_lease(KEYS[i], now, pending[r + 2], policy[5 * (i - 1) + 4], value)
         else
           local at = math.ceil(pending[r + 2] / 1000)

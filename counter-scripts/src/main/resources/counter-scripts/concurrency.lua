@@ -12,10 +12,12 @@
 -- Write, when the client's whole check allows: ZREMRANGEBYSCORE key -inf now (the expired leases; DEL instead
 -- when the read found no live lease, which also drops a key of another kind), ZADD key <now + lease_us>
 -- <lease_id>, then PEXPIREAT key at the latest lease's expiry. A lease id still held is renewed, not doubled.
--- Release: the gateway gives a lease back with a plain ZREM key <lease_id> when the response ends (no script);
--- the last lease released deletes the key. A lease already expired or released removes nothing.
+-- Release: the gateway gives a lease back when the response ends, as a settlement of the key by -1 (s-1), which
+-- the write phase runs as ZREM key <lease_id> (so a release rides in the loop's coalesced call), or with a plain
+-- ZREM; the last lease released deletes the key. A lease already expired or released removes nothing.
 -- Per-key reply: allowed (live + 1 <= limit), remaining (limit - live, less this lease when allowed; never below
--- 0), retry_after_ms 0 when rejected (a slot may free at any moment), reset_ms 0.
+-- 0), retry_after_ms 0 when rejected (a slot may free at any moment), reset_ms 0. A release answers 1, limit - live
+-- (the leases live before it, never below 0), 0, 0.
 
 -- The live leases of key at now, false when none (or the key is of another kind); an error reply as a table.
 read_leases = function(key, now)
@@ -40,9 +42,13 @@ take_lease = function(key, now, expire_at, lease_id, live)
   return live
 end
 
-ALGORITHMS.concurrency = function(live, limit, lease_ms, lease_id, now, cost)
+ALGORITHMS.concurrency = function(live, limit, lease_ms, lease_id, now, cost, settle)
   live = live or 0
   local free = math.max(0, limit - live)
+  if settle then
+    -- a release (arguments.lua lets s-1 only): the write phase gives the lease back
+    return 1, free, 0, 0, false, nil, free, 0
+  end
   if live + 1 <= limit then
     return 1, limit - live - 1, 0, 0, live, now + lease_ms * 1000, free, 0
   end

@@ -65,10 +65,19 @@ final class ConcurrencyModel implements CounterModel {
         return new Step(new Decision(false, free, 0, 0), null, free, 0);
     }
 
-    /** The Lua's argument check: a concurrency key holds leases, not units. */
+    /**
+     * A release ({@code delta} -1, as the Lua's argument check allows only): the lease named by the policy is given
+     * back; the reply says the slots free before it. The next state is null when no lease is left (the key goes).
+     */
     @Override
     public Step settle(BucketState stored, Policy policy, long nowMicros, long delta) {
-        throw new IllegalArgumentException("a concurrency key is not settled: it holds leases, not units");
+        if (delta != -1) {
+            throw new IllegalArgumentException("a concurrency key is settled only by -1 (its lease given back)");
+        }
+        long live = stored instanceof State s ? s.live(nowMicros) : 0;
+        long free = Math.max(0, policy.limit() - live);
+        State left = stored instanceof State s ? s.release(policy.burst()) : null;
+        return new Step(new Decision(true, free, 0, 0), left, free, 0);
     }
 
     /** Exists while a lease is live; remaining is limit - live leases. */

@@ -72,8 +72,10 @@ public final class InMemoryCounters {
      * negative one given back (never above the capacity), 0 changes nothing. Every key is written and answers
      * allowed, as the Lua script answers {@link CheckCall#settle} with the same arguments.
      *
+     * A concurrency key is settled only by -1: its lease (the policy's) is given back, as {@link #release} does.
+     *
      * @throws IllegalArgumentException
-     * for a concurrency policy (a lease is released, not settled), before anything is written
+     * for a concurrency policy settled by other than -1, before anything is written
      */
     public List<Decision> settle(List<String> keys, List<Policy> policies, List<Long> deltas, long nowMicros) {
         if (keys.isEmpty() || keys.size() != policies.size() || keys.size() != deltas.size()) {
@@ -87,7 +89,9 @@ public final class InMemoryCounters {
                 Policy policy = policies.get(i);
                 Step step = CounterModel.of(policy.algorithm()).settle(states.get(keys.get(i)), policy, nowMicros,
                         deltas.get(i));
-                if (step.next() != null) {
+                if (policy.algorithm() == Algorithm.CONCURRENCY) {
+                    releaseLocked(keys.get(i), policy.burst()); // its lease, given back
+                } else if (step.next() != null) {
                     states.put(keys.get(i), step.next());
                 }
                 decisions.add(step.decision());
@@ -102,17 +106,21 @@ public final class InMemoryCounters {
      */
     public boolean release(String key, long leaseId) {
         synchronized (lockFor(key)) {
-            if (states.get(key) instanceof ConcurrencyModel.State leases && leases.leases().containsKey(leaseId)) {
-                BucketState left = leases.release(leaseId);
-                if (left == null) {
-                    states.remove(key);
-                } else {
-                    states.put(key, left);
-                }
-                return true;
-            }
-            return false;
+            return releaseLocked(key, leaseId);
         }
+    }
+
+    private boolean releaseLocked(String key, long leaseId) {
+        if (states.get(key) instanceof ConcurrencyModel.State leases && leases.leases().containsKey(leaseId)) {
+            BucketState left = leases.release(leaseId);
+            if (left == null) {
+                states.remove(key);
+            } else {
+                states.put(key, left);
+            }
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -117,6 +117,33 @@ class ConcurrencyScriptTest extends RedisScriptTestBase {
     }
 
     @Test
+    void a_settlement_of_minus_one_gives_the_lease_back_in_the_same_call_as_other_checks() {
+        String key = freshKey("release");
+        String other = freshKey("beside");
+        long t0 = base();
+        check(key, two(1), 1, t0);
+        check(key, two(2), 1, t0 + 1_000);
+
+        CheckCall release = CheckCall.settle(List.of(key), List.of(two(1)), List.of(-1L), OptionalLong.of(t0 + 2_000));
+        CheckCall beside = CheckCall.of(List.of(other), List.of(TB), OptionalLong.of(t0 + 2_000));
+        CheckCall retake = CheckCall.of(List.of(key), List.of(two(3)), OptionalLong.of(t0 + 2_000));
+        CheckCall together = CheckCall.together(List.of(release, beside, retake));
+        List<Decision> all = client.check(together);
+
+        assertThat(all).as("the release says the slots free before it; the retake finds the one it freed")
+                .containsExactly(new Decision(true, 0, 0, 0), new Decision(true, 19, 0, 100),
+                        new Decision(true, 0, 0, 0));
+        assertThat(StoredValues.describeKey(client, key)).isEqualTo(
+                "z:2@" + (t0 + 1_001_000) + ":3@" + (t0 + 1_002_000));
+
+        InMemoryCounters counters = new InMemoryCounters();
+        counters.check(List.of(key), List.of(two(1)), t0);
+        assertThat(counters.settle(List.of(key), List.of(two(1)), List.of(-1L), t0 + 2_000))
+                .containsExactly(new Decision(true, 1, 0, 0));
+        assertThat(counters.size()).as("the last lease given back forgets the key").isZero();
+    }
+
+    @Test
     void nonsense_lease_arguments_are_errors_naming_them() {
         String key = freshKey("bad-lease");
         String now = Long.toString(base());

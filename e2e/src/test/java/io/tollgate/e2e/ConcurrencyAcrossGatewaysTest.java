@@ -15,7 +15,10 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -29,6 +32,7 @@ import io.tollgate.e2e.support.Stack;
  * its slot; a gateway killed while its requests are in flight holds their slots only until their lease ends.
  * A stack of its own: it kills a gateway.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConcurrencyAcrossGatewaysTest {
 
     private static Stack stack;
@@ -56,6 +60,7 @@ class ConcurrencyAcrossGatewaysTest {
     }
 
     @Test
+    @Order(1)
     void exactlyTheLimitIsInFlightAcrossTheFleetAndAnAbortedClientFreesItsSlot() throws Exception {
         release();
         String key = Fleet.freshKey("reporter");
@@ -98,6 +103,7 @@ class ConcurrencyAcrossGatewaysTest {
     }
 
     @Test
+    @Order(2) // last: it kills a gateway
     void theSlotsOfAKilledGatewayComeBackWhenTheirLeaseEnds() throws Exception {
         release();
         String key = Fleet.freshKey("orphan");

@@ -29,10 +29,10 @@ class SettledUsageAcrossGatewaysTest {
     void answersThroughEveryGatewayAreChargedExactlyWhatTheyUsed() throws Exception {
         // one token an hour: what the bucket holds during the test is what was spent
         stack.putRule("e2e.tokens", """
-                {"id": "e2e.tokens", "match": {"path": "/llm/**"}, "key": "api_key", "limit": 1, "period": "1h",
+                {"id": "e2e.tokens", "match": {"path": "/llm/tokens/**"}, "key": "api_key", "limit": 1, "period": "1h",
                  "burst": 100000, "cost": 1000, "unit": "tokens", "failure_mode": "closed",
                  "settle": {"from": "json:/usage/total_tokens"}}""");
-        Fleet.awaitEverywhere(stack, "e2e.tokens", "/llm/probe", Duration.ofSeconds(10));
+        Fleet.awaitEverywhere(stack, "e2e.tokens", "/llm/tokens/probe", Duration.ofSeconds(10));
         String key = Fleet.freshKey("llm");
 
         ExecutorService pool = Executors.newFixedThreadPool(12);
@@ -45,7 +45,7 @@ class SettledUsageAcrossGatewaysTest {
                 used += tokens;
                 String query = "?tokens=" + tokens + (i % 2 == 0 ? "&stream=true" : "");
                 calls.add(CompletableFuture.supplyAsync(
-                        () -> stack.call(gateway, "POST", "/llm/v1/chat/completions" + query, key).statusCode(), pool));
+                        () -> stack.call(gateway, "POST", "/llm/tokens/v1/chat/completions" + query, key).statusCode(), pool));
             }
             for (CompletableFuture<Integer> call : calls) {
                 assertThat(call.get()).isEqualTo(200);
@@ -64,17 +64,17 @@ class SettledUsageAcrossGatewaysTest {
     @Test
     void aDebtMadeOnOneGatewayHoldsOnTheOthers() throws Exception {
         stack.putRule("e2e.debt", """
-                {"id": "e2e.debt", "match": {"path": "/llm/**"}, "key": "api_key", "limit": 1, "period": "1h",
+                {"id": "e2e.debt", "match": {"path": "/llm/debt/**"}, "key": "api_key", "limit": 1, "period": "1h",
                  "burst": 1000, "cost": 100, "unit": "tokens", "failure_mode": "closed",
                  "settle": {"from": "json:/usage/total_tokens"}}""");
-        Fleet.awaitEverywhere(stack, "e2e.debt", "/llm/probe", Duration.ofSeconds(10));
+        Fleet.awaitEverywhere(stack, "e2e.debt", "/llm/debt/probe", Duration.ofSeconds(10));
         String key = Fleet.freshKey("debtor");
-        assertThat(stack.call(0, "POST", "/llm/v1/chat/completions?tokens=1500&stream=true", key).statusCode())
+        assertThat(stack.call(0, "POST", "/llm/debt/v1/chat/completions?tokens=1500&stream=true", key).statusCode())
                 .isEqualTo(200);
         for (int i = 1; i < 3; i++) {
             int gateway = i;
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-                var answer = stack.call(gateway, "POST", "/llm/v1/chat/completions", key);
+                var answer = stack.call(gateway, "POST", "/llm/debt/v1/chat/completions", key);
                 assertThat(answer.statusCode()).isEqualTo(429);
                 assertThat(new ObjectMapper().readTree(answer.body()).path("owed").path("e2e.debt").asLong())
                         .isEqualTo(500);
@@ -84,7 +84,7 @@ class SettledUsageAcrossGatewaysTest {
     }
 
     private long remaining(int gateway, String key) throws Exception {
-        var explained = stack.operation(gateway, "GET", "/tollgate/explain?path=/llm/x&method=POST&api_key=" + key);
+        var explained = stack.operation(gateway, "GET", "/tollgate/explain?path=/llm/tokens/x&method=POST&api_key=" + key);
         assertThat(explained.statusCode()).as(explained.body()).isEqualTo(200);
         return new ObjectMapper().readTree(explained.body()).path("rules").get(0).path("remaining").asLong();
     }

@@ -32,8 +32,9 @@ import io.vertx.core.buffer.Buffer;
  * ignored, counted and logged at most once a minute per rule. The settlements of one hash tag go as one call of
  * the check script, which the store carries with the event loop's other checks.
  * <p>
- * A lease is given back ({@code ZREM}) when the exchange ends, however it ends, and at once for a request that
- * is not forwarded after all (another client's rule rejected it).
+ * A lease is given back when the exchange ends, however it ends, and at once for a request that is not forwarded
+ * after all (another client's rule rejected it): a settlement of -1 of its key, which the script runs as
+ * {@code ZREM}, carried with the loop's other calls like any settlement.
  */
 final class Settlements {
 
@@ -43,7 +44,7 @@ final class Settlements {
     private final GuardedStore store;
     private final long maxUsage;
     private final MeterRegistry registry;
-    private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter[]> counters = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Long> loggedAt = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Settle, Supplier<UsageMeter>> meters = new ConcurrentHashMap<>();
 
@@ -119,7 +120,7 @@ final class Settlements {
                 return;
             }
             if (!whole) {
-                charged.forEach(d -> count(d.rule(), "unfinished"));
+                charged.forEach(d -> count(d.rule(), Outcome.UNFINISHED));
                 return;
             }
             List<RuleDecision> settling = new ArrayList<>(charged.size());
@@ -128,7 +129,7 @@ final class Settlements {
                 RuleDecision d = charged.get(i);
                 Usage usage = meters[i].end();
                 if (usage instanceof Usage.Used used && used.units() == d.bucket().policy().cost()) {
-                    count(d.rule(), "settled"); // the reservation was exact: nothing to send
+                    count(d.rule(), Outcome.SETTLED); // the reservation was exact: nothing to send
                 } else if (usage instanceof Usage.Used used && used.units() <= maxUsage) {
                     settling.add(d);
                     deltas.add(used.units() - d.bucket().policy().cost());
@@ -137,7 +138,7 @@ final class Settlements {
                 } else if (usage instanceof Usage.Invalid bad) {
                     invalid(d.rule(), bad.value(), bad.why());
                 } else {
-                    count(d.rule(), "absent");
+                    count(d.rule(), Outcome.ABSENT);
                 }
             }
             if (!settling.isEmpty()) {
@@ -182,7 +183,7 @@ final class Settlements {
             }
             store.settle(buckets, amounts).onComplete(done -> {
                 for (RuleDecision d : group) {
-                    count(d.rule(), done.succeeded() ? "settled" : "failed");
+                    count(d.rule(), done.succeeded() ? Outcome.SETTLED : Outcome.FAILED);
                 }
                 if (done.failed()) {
                     LOG.debugf("settlement of %s not sent (the reservation stands): %s", tag, done.cause().toString());
@@ -192,7 +193,7 @@ final class Settlements {
     }
 
     private void invalid(Rule rule, String value, String why) {
-        count(rule, "invalid");
+        count(rule, Outcome.INVALID);
         long now = System.nanoTime();
         Long last = loggedAt.get(rule.id());
         if ((last == null || now - last >= LOG_EVERY_NANOS) && (last == null
@@ -204,14 +205,28 @@ final class Settlements {
         }
     }
 
-    /** {@code tollgate_settlements_total{rule,outcome}}. */
-    private void count(Rule rule, String outcome) {
-        counters.computeIfAbsent(rule.id() + '\0' + outcome, k -> Counter.builder("tollgate.settlements")
-                .description("answers of rules with settle, by what became of their usage: settled, absent (the"
-                        + " reservation stands), invalid, unfinished (the answer did not reach the client whole),"
-                        + " failed (the store did not take it)")
-                .tag("rule", rule.id())
-                .tag("outcome", outcome)
-                .register(registry)).increment();
+    /** {@code tollgate_settlements_total{rule,outcome}}: one map lookup by rule id and an array read. */
+    private void count(Rule rule, Outcome outcome) {
+        Counter[] byOutcome = counters.computeIfAbsent(rule.id(), id -> new Counter[OUTCOMES.length]);
+        Counter counter = byOutcome[outcome.ordinal()];
+        if (counter == null) {
+            // registration is idempotent: a racing one gets the same counter
+            counter = Counter.builder("tollgate.settlements")
+                    .description("answers of rules with settle, by what became of their usage: settled, absent (the"
+                            + " reservation stands), invalid, unfinished (the answer did not reach the client whole),"
+                            + " failed (the store did not take it)")
+                    .tag("rule", rule.id())
+                    .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
+                    .register(registry);
+            byOutcome[outcome.ordinal()] = counter;
+        }
+        counter.increment();
     }
+
+    /** What became of an answer's usage: the {@code outcome} label. */
+    private enum Outcome {
+        SETTLED, ABSENT, INVALID, UNFINISHED, FAILED
+    }
+
+    private static final Outcome[] OUTCOMES = Outcome.values();
 }

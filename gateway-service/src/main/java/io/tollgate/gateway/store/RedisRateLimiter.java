@@ -45,6 +45,8 @@ public final class RedisRateLimiter implements RateLimiter {
     private static final CounterScripts.Script SCRIPT = CounterScripts.check();
     private static final CounterScripts.Script ON_NODE = CounterScripts.checkOnNode();
     private static final CounterScripts.Script PEEK = CounterScripts.peek();
+    /** The settlement that gives a lease back. */
+    private static final List<Long> RELEASE = List.of(-1L);
 
     private final PinnedConnections redis;
     private final CoalescedChecks coalesced;
@@ -98,13 +100,13 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /**
-     * {@code ZREM} of the lease a {@code concurrency} check added: its policy carries the lease id
-     * ({@link Policy#lease}). Routed as {@link #peek}.
+     * Gives back the lease a {@code concurrency} check took (its policy carries the lease id, {@link Policy#lease}):
+     * a settlement of -1 of that key, which the script runs as {@code ZREM}, carried with the loop's other checks as
+     * a settlement is.
      */
     @Override
     public Future<Void> release(Bucket bucket) {
-        return redis.send(Request.cmd(Command.ZREM).arg(bucket.key()).arg(Long.toString(bucket.policy().burst())))
-                .mapEmpty();
+        return settle(List.of(bucket), RELEASE).mapEmpty();
     }
 
     /**
