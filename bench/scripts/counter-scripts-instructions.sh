@@ -19,7 +19,7 @@
 # gateway sends a Cluster node (the first client's keys declared, the others in ARGV), since check with
 # several clients' keys declared is refused there (CROSSSLOT).
 # Usage: bench/scripts/counter-scripts-instructions.sh   (env CALLS=5000 KEYSPACE=10000 GROUP=13 CLUSTER=no)
-#   BASELINE_SCRIPT=file   another check script's text (e.g. an earlier commit's catalog), measured in the
+#   BASELINE_SCRIPT=file   another check script's text that takes the same ARGV (e.g. an earlier commit's catalog), measured in the
 #                          same run as "baseline check" rows, e.g.:
 #     git stash; ./mvnw -q -pl counter-scripts compile; java -cp counter-scripts/target/classes \
 #       io.tollgate.counter.CounterScripts >/tmp/before.lua; git stash pop; ./mvnw -q -pl counter-scripts compile
@@ -56,7 +56,7 @@ if [[ "$CLUSTER" == yes ]]; then
   cli CLUSTER INFO | grep -q '^cluster_state:ok' || { echo "the one-node cluster did not come up" >&2; exit 1; }
 fi
 
-ARGS=('' '' token_bucket 100 1000 100) # the check's six ARGV for one key
+ARGS=('' token_bucket 100 1000 100 1) # the check's six ARGV for one key: now, then the key's five
 load() { cli SCRIPT LOAD "$1"; }
 EMPTY=$(load "return { 1, 0, 0, 0 }")
 TIME=$(load "local t = redis.call('TIME') return { 1, 0, 0, 0 }")
@@ -87,25 +87,27 @@ per_call time EVALSHA "$TIME" 1 'rl:bench:time:{__rand_int__}' "${ARGS[@]}"
 per_call get EVALSHA "$GET" 1 'rl:bench:get:{__rand_int__}' "${ARGS[@]}"
 per_call floor EVALSHA "$FLOOR" 1 'rl:bench:floor:{__rand_int__}' "${ARGS[@]}"
 for alg in token_bucket gcra sliding_window fixed_window; do
-  per_call "$alg" EVALSHA "$CHECK" 1 "rl:bench:$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
-  [[ -z "$BASELINE" ]] || per_call "base-$alg" EVALSHA "$BASELINE" 1 "rl:bench:base-$alg:{__rand_int__}" '' '' "$alg" 100 1000 100
+  per_call "$alg" EVALSHA "$CHECK" 1 "rl:bench:$alg:{__rand_int__}" '' "$alg" 100 1000 100 1
+  [[ -z "$BASELINE" ]] || per_call "base-$alg" EVALSHA "$BASELINE" 1 "rl:bench:base-$alg:{__rand_int__}" '' "$alg" 100 1000 100 1
 done
+# a settlement (what a request really used, 3 less than its reservation) of a token bucket the check above wrote
+per_call settle EVALSHA "$CHECK" 1 "rl:bench:token_bucket:{__rand_int__}" '' token_bucket 100 1000 100 s-3
 # GROUP clients checked together in one call, as the gateway coalesces them: their keys, their policies,
 # then each one's key count (1); all allowed (standalone Redis: no slot to share)
 GROUP=${GROUP:-13}
 group_keys=() group_args=() group_counts=()
 for ((i = 1; i <= GROUP; i++)); do
   group_keys+=("rl:bench:group$i:{__rand_int__}")
-  group_args+=(token_bucket 100 1000 100)
+  group_args+=(token_bucket 100 1000 100 1)
   group_counts+=(1)
 done
 if [[ "$CLUSTER" == yes ]]; then
   ON_NODE=$(load "$(check_script check_on_node)")
-  per_call group EVALSHA "$ON_NODE" 1 "${group_keys[0]}" "$((GROUP - 1))" "${group_keys[@]:1}" '' '' \
+  per_call group EVALSHA "$ON_NODE" 1 "${group_keys[0]}" "$((GROUP - 1))" "${group_keys[@]:1}" '' \
     "${group_args[@]}" "${group_counts[@]}"
   GROUP_FORM=check_on_node
 else
-  per_call group EVALSHA "$CHECK" "$GROUP" "${group_keys[@]}" '' '' "${group_args[@]}" "${group_counts[@]}"
+  per_call group EVALSHA "$CHECK" "$GROUP" "${group_keys[@]}" '' "${group_args[@]}" "${group_counts[@]}"
   GROUP_FORM=check
 fi
 
@@ -122,6 +124,7 @@ for alg in token_bucket gcra sliding_window fixed_window; do
   row "check ($alg)" "$alg"
   [[ -z "$BASELINE" ]] || row "baseline check ($alg), ÷ this one's: $(awk -v a="${IR[base-$alg]}" -v b="${IR[$alg]}" 'BEGIN { printf "%.3f", a / b }')" "base-$alg"
 done
+row "settlement (token_bucket, s-3), ÷ its check's: $(awk -v a="${IR[settle]}" -v b="${IR[token_bucket]}" 'BEGIN { printf "%.2f", a / b }')" settle
 printf '| %s (token_bucket), %s clients together in one call: per check | %s | %s |\n' "$GROUP_FORM" "$GROUP" \
   "$(awk -v a="${IR[group]}" -v g="$GROUP" 'BEGIN { printf "%.0f", a / g }')" \
   "$(awk -v a="${IR[group]}" -v g="$GROUP" -v b="${IR[floor]}" 'BEGIN { printf "%.2f", a / g / b }')"

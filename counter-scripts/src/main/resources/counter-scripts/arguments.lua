@@ -139,7 +139,8 @@ local stored = { false }
 for i = 1, n do
   local value
   if leased and leased[i] then
-    value = read_leases(KEYS[i], now)
+    -- a release (settled) needs no count: it gives its lease back whatever the others
+    value = not (settled and settled[i]) and read_leases(KEYS[i], now)
   else
     value = redis.pcall('GET', KEYS[i])
   end

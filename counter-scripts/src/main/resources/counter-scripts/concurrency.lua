@@ -8,16 +8,17 @@
 -- Policy ARGV read: limit; in period_ms's place lease_ms, how long a lease holds at most; in burst's place the
 -- lease id (whole, from 1 to 1e12, fresh per request); cost must be 1 (arguments.lua checks it, and that no
 -- concurrency key is settled).
--- Read (check and peek alike): ZCOUNT key (now +inf, the live leases; nothing else is read or changed.
+-- Read (check and peek alike): ZCOUNT key (now +inf, the live leases; nothing else is read or changed. A release
+-- reads nothing.
 -- Write, when the client's whole check allows: ZREMRANGEBYSCORE key -inf now (the expired leases; DEL instead
 -- when the read found no live lease, which also drops a key of another kind), ZADD key <now + lease_us>
--- <lease_id>, then PEXPIREAT key at the latest lease's expiry. A lease id still held is renewed, not doubled.
+-- <lease_id>, then PEXPIREAT key at the latest lease's expiry (GT once the key has more than this lease). A lease id still held is renewed, not doubled.
 -- Release: the gateway gives a lease back when the response ends, as a settlement of the key by -1 (s-1), which
 -- the write phase runs as ZREM key <lease_id> (so a release rides in the loop's coalesced call), or with a plain
 -- ZREM; the last lease released deletes the key. A lease already expired or released removes nothing.
 -- Per-key reply: allowed (live + 1 <= limit), remaining (limit - live, less this lease when allowed; never below
--- 0), retry_after_ms 0 when rejected (a slot may free at any moment), reset_ms 0. A release answers 1, limit - live
--- (the leases live before it, never below 0), 0, 0.
+-- 0), retry_after_ms 0 when rejected (a slot may free at any moment), reset_ms 0. A release answers 1, 0, 0, 0:
+-- its key is not read.
 
 -- The live leases of key at now, false when none (or the key is of another kind); an error reply as a table.
 read_leases = function(key, now)
@@ -37,8 +38,13 @@ take_lease = function(key, now, expire_at, lease_id, live)
     redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now))
   end
   live = live + redis.call('ZADD', key, string.format('%d', expire_at), string.format('%d', lease_id))
-  local latest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-  redis.call('PEXPIREAT', key, string.format('%d', math.ceil(tonumber(latest[2]) / 1000)))
+  -- the key lives as long as its latest lease: GT keeps a later expiry a longer lease set (a key just made by ZADD
+  -- has none, which GT takes for the latest of all, so it gets its expiry plainly)
+  if live == 1 then
+    redis.call('PEXPIREAT', key, string.format('%d', math.ceil(expire_at / 1000)))
+  else
+    redis.call('PEXPIREAT', key, string.format('%d', math.ceil(expire_at / 1000)), 'GT')
+  end
   return live
 end
 
@@ -46,8 +52,8 @@ ALGORITHMS.concurrency = function(live, limit, lease_ms, lease_id, now, cost, se
   live = live or 0
   local free = math.max(0, limit - live)
   if settle then
-    -- a release (arguments.lua lets s-1 only): the write phase gives the lease back
-    return 1, free, 0, 0, false, nil, free, 0
+    -- a release (arguments.lua lets s-1 only; the key was not read): the write phase gives the lease back
+    return 1, 0, 0, 0, false, nil, 0, 0
   end
   if live + 1 <= limit then
     return 1, limit - live - 1, 0, 0, live, now + lease_ms * 1000, free, 0

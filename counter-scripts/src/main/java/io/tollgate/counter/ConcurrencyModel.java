@@ -67,17 +67,16 @@ final class ConcurrencyModel implements CounterModel {
 
     /**
      * A release ({@code delta} -1, as the Lua's argument check allows only): the lease named by the policy is given
-     * back; the reply says the slots free before it. The next state is null when no lease is left (the key goes).
+     * back; the reply is 1, 0, 0, 0 (the key is not read). The next state is null when no lease is left (the key
+     * goes).
      */
     @Override
     public Step settle(BucketState stored, Policy policy, long nowMicros, long delta) {
         if (delta != -1) {
             throw new IllegalArgumentException("a concurrency key is settled only by -1 (its lease given back)");
         }
-        long live = stored instanceof State s ? s.live(nowMicros) : 0;
-        long free = Math.max(0, policy.limit() - live);
         State left = stored instanceof State s ? s.release(policy.burst()) : null;
-        return new Step(new Decision(true, free, 0, 0), left, free, 0);
+        return new Step(new Decision(true, 0, 0, 0), left, 0, 0);
     }
 
     /** Exists while a lease is live; remaining is limit - live leases. */
