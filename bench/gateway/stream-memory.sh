@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Evidence that the proxy streams: the packaged gateway runs with a 40 MB heap and 16 MB of direct
 # memory, and 50 MB go up and 50 MB come down through it (nginx as the backend). A proxy that held a
-# body whole could not. Prints the sizes moved, the gateway's peak RSS and whether it stayed up.
+# body whole could not. The downloads are charged by rules with settle (in-process store): the binary by its
+# bytes (response_bytes), a JSON answer of the same size by the usage after its one long string
+# (json:/usage/total_tokens), so the meters that read usage as an answer streams are under the same heap.
+# Prints the sizes moved, the settlements, the gateway's peak RSS and whether it stayed up.
 #
 # Needs: nginx, curl, java 17, python3, and ./mvnw -B package -pl gateway-service done.
 set -euo pipefail
@@ -24,7 +27,16 @@ BACKEND=$(free_port); GATEWAY=$(free_port); MANAGEMENT=$(free_port)
 
 mkdir -p "$WORK/www"
 head -c "$((SIZE_MB * 1024 * 1024))" /dev/urandom >"$WORK/www/big.bin"
-chmod 755 "$WORK" "$WORK/www"; chmod 644 "$WORK/www/big.bin"   # nginx workers are not root
+python3 - "$WORK/www/big.json" "$SIZE_MB" <<'PY'
+import sys
+with open(sys.argv[1], "w") as out:
+    out.write('{"id": "big", "content": "')
+    chunk = "token " * 10922
+    for _ in range(int(sys.argv[2]) * 16):
+        out.write(chunk)
+    out.write('", "usage": {"total_tokens": 123456}}')
+PY
+chmod 755 "$WORK" "$WORK/www"; chmod 644 "$WORK/www/big.bin" "$WORK/www/big.json"   # nginx workers are not root
 cat >"$WORK/nginx.conf" <<NGINX
 worker_processes 1;
 pid $WORK/nginx.pid;
@@ -45,7 +57,13 @@ http {
 NGINX
 nginx -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log"
 
-echo '{"version":1,"rules":[]}' >"$WORK/rules.json"
+cat >"$WORK/rules.json" <<JSON
+{"version":1,"rules":[
+{"id":"bytes.out","match":{"path":"/big.bin"},"key":"global","limit":1,"period":"1h","burst":1000000000,
+ "unit":"content-bytes","settle":{"from":"response_bytes"}},
+{"id":"tokens.out","match":{"path":"/big.json"},"key":"global","limit":1,"period":"1h","burst":1000000000,
+ "unit":"tokens","settle":{"from":"json:/usage/total_tokens"}}]}
+JSON
 QUARKUS_HTTP_PORT=$GATEWAY QUARKUS_MANAGEMENT_PORT=$MANAGEMENT TOLLGATE_GATEWAY_UPSTREAM="http://127.0.0.1:$BACKEND" TOLLGATE_STORE_TYPE=memory \
   TOLLGATE_RULES_URL="http://127.0.0.1:1" TOLLGATE_RULES_WATCH=false TOLLGATE_RULES_SNAPSHOT="$WORK/rules.json" \
   java -Xmx40m -XX:MaxDirectMemorySize=16m -jar "$JAR" >"$WORK/gateway.log" 2>&1 &
@@ -61,11 +79,13 @@ watch_rss() { while kill -0 "$GW_PID" 2>/dev/null; do
 watch_rss & WATCH=$!
 
 down=$(curl -s -o /dev/null -w "%{http_code} %{size_download}" "http://127.0.0.1:$GATEWAY/big.bin" || true)
+json=$(curl -s -o /dev/null -w "%{http_code} %{size_download}" "http://127.0.0.1:$GATEWAY/big.json" || true)
 up=$(head -c "$((SIZE_MB * 1024 * 1024))" /dev/urandom | curl -s -o /dev/null -w '%{http_code} %{size_upload}' \
   -H 'Content-Type: application/octet-stream' --data-binary @- "http://127.0.0.1:$GATEWAY/upload")
 kill "$WATCH" 2>/dev/null || true
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), gateway -Xmx40m -XX:MaxDirectMemorySize=16m"
-echo "download through the gateway: $down bytes"
+echo "download through the gateway: $down bytes; a JSON answer of one long string: $json bytes"
+echo "settlements: $(curl -fs "http://127.0.0.1:$MANAGEMENT/q/metrics" | grep '^tollgate_settlements_total' | tr '\n' ' ')"
 echo "upload through the gateway: status and bytes $up"
 echo "gateway peak RSS (VmHWM): $(cat "$WORK/hwm") kB; still up: $(kill -0 "$GW_PID" 2>/dev/null && echo yes || echo no)"
 grep -iE "OutOfMemory|ERROR" "$WORK/gateway.log" | head -5 || true
