@@ -65,4 +65,26 @@ class RateLimitHeadersTest {
         assertThat(headers.get("RateLimit-Policy")).isEqualTo("\"llm.tokens\";q=100000;w=60;qu=\"tokens\"");
         assertThat(headers.get("RateLimit")).isEqualTo("\"llm.tokens\";r=99000;t=1");
     }
+
+    @Test
+    void aBucketInDebtSaysNoneIsLeft() {
+        Rule rule = new Rule("llm.tokens", null, RuleMatch.ANY, KeySpec.API_KEY, Algorithm.TOKEN_BUCKET, 100,
+                Duration.ofSeconds(1), 1000, FailureMode.LOCAL, false, true, MissingKey.REJECT, null);
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        RateLimitHeaders.write(headers,
+                new RuleDecision(rule, new Decision(false, -500, 6000, 15_000), Outcome.REJECTED, false));
+        assertThat(headers.get("RateLimit")).isEqualTo("\"llm.tokens\";r=0;t=15");
+        assertThat(headers.get("RateLimit-Remaining")).isEqualTo("0");
+    }
+
+    @Test
+    void aConcurrencyRuleReportsItsSlotsWithoutAWindow() {
+        Rule rule = new Rule("reports.inflight", null, RuleMatch.ANY, KeySpec.API_KEY, Algorithm.CONCURRENCY, 2,
+                null, 2, FailureMode.OPEN, false, true, MissingKey.REJECT, null);
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        RateLimitHeaders.write(headers,
+                new RuleDecision(rule, new Decision(true, 1, 0, 0), Outcome.ALLOWED, false));
+        assertThat(headers.get("RateLimit-Policy")).isEqualTo("\"reports.inflight\";q=2;qu=\"concurrent-requests\"");
+        assertThat(headers.get("RateLimit")).isEqualTo("\"reports.inflight\";r=1;t=0");
+    }
 }
