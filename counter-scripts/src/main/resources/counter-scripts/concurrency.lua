@@ -12,7 +12,9 @@
 -- reads nothing.
 -- Write, when the client's whole check allows: ZREMRANGEBYSCORE key -inf now (the expired leases; DEL instead
 -- when the read found no live lease, which also drops a key of another kind), ZADD key <now + lease_us>
--- <lease_id>, then PEXPIREAT key at the latest lease's expiry (GT once the key has more than this lease). A lease id still held is renewed, not doubled.
+-- <lease_id>, then PEXPIREAT key at the latest expiry of the leases taken since the key was made (GT once the
+-- key holds more than this lease: a lease given back leaves the key's expiry). A lease id still held is renewed,
+-- not doubled.
 -- Release: the gateway gives a lease back when the response ends, as a settlement of the key by -1 (s-1), which
 -- the write phase runs as ZREM key <lease_id> (so a release rides in the loop's coalesced call), or with a plain
 -- ZREM; the last lease released deletes the key. A lease already expired or released removes nothing.

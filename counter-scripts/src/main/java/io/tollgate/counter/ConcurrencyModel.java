@@ -16,17 +16,19 @@ final class ConcurrencyModel implements CounterModel {
      *
      * @param leases
      * lease id to expiry in Unix µs, expired ones included until a check writes (as {@code ZREMRANGEBYSCORE})
+     * @param expiresAt
+     * the key's expiry in Unix µs: the latest expiry of the leases taken since the key was made (a lease given
+     * back leaves it; {@code PEXPIREAT ... GT}), so never before the latest live lease's
      */
-    record State(Map<Long, Long> leases) implements BucketState {
+    record State(Map<Long, Long> leases, long expiresAt) implements BucketState {
 
         State {
             leases = Map.copyOf(leases);
         }
 
-        /** The latest lease's expiry: the key's ({@code PEXPIREAT}), and none counts after it. */
         @Override
         public double expiresAtMicros() {
-            return leases.values().stream().mapToLong(Long::longValue).max().orElse(0);
+            return expiresAt;
         }
 
         /** How many leases count at now: their expiry is after it ({@code ZCOUNT key (now +inf}). */
@@ -38,7 +40,7 @@ final class ConcurrencyModel implements CounterModel {
         State release(long leaseId) {
             Map<Long, Long> left = new HashMap<>(leases);
             left.remove(leaseId);
-            return left.isEmpty() ? null : new State(left);
+            return left.isEmpty() ? null : new State(left, expiresAt);
         }
     }
 
@@ -59,8 +61,11 @@ final class ConcurrencyModel implements CounterModel {
                     }
                 });
             }
-            next.put(policy.burst(), nowMicros + policy.periodMs() * 1000);
-            return new Step(new Decision(true, policy.limit() - live - 1, 0, 0), new State(next), free, 0);
+            long expiry = nowMicros + policy.periodMs() * 1000;
+            next.put(policy.burst(), expiry);
+            // the only lease: the key expires with it; else the later of the key's expiry and this lease's
+            long keyExpiry = next.size() == 1 ? expiry : Math.max(((State) stored).expiresAt(), expiry);
+            return new Step(new Decision(true, policy.limit() - live - 1, 0, 0), new State(next, keyExpiry), free, 0);
         }
         return new Step(new Decision(false, free, 0, 0), null, free, 0);
     }
