@@ -1,0 +1,46 @@
+package io.tollgate.gateway.limiter.lease;
+
+/**
+ * One client's request rate on this gateway, decaying exponentially: each arrival adds {@code 1 / TAU} to the
+ * estimate, which decays by {@code exp(-elapsed / TAU)}, so for steady arrivals it tends to their rate and a client
+ * that goes quiet fades to 0 within a few {@code TAU}. The clock is the caller's: arrivals and reads take their
+ * time in nanoseconds ({@code System.nanoTime()} in production), never earlier than the latest arrival.
+ * <p>
+ * Thread-safe: a client's requests may arrive on several event loops at once.
+ */
+public final class LocalRate {
+
+    /** The estimator's time constant: the rate it reports weighs the last second most. */
+    public static final long TAU_NANOS = 1_000_000_000L;
+
+    private static final double PER_SECOND = 1e9 / TAU_NANOS;
+
+    /** The estimate in arrivals per second at {@link #atNanos}. */
+    private double perSecond;
+    private long atNanos;
+    private boolean seen;
+
+    /** A client not seen yet: rate 0. */
+    public LocalRate() {
+    }
+
+    /** A request of this client arrived at {@code nowNanos}. */
+    public synchronized void arrived(long nowNanos) {
+        perSecond = decayed(nowNanos) + PER_SECOND;
+        atNanos = seen ? Math.max(atNanos, nowNanos) : nowNanos;
+        seen = true;
+    }
+
+    /** The client's rate on this gateway at {@code nowNanos}, in requests per second. */
+    public synchronized double perSecond(long nowNanos) {
+        return decayed(nowNanos);
+    }
+
+    private double decayed(long nowNanos) {
+        if (!seen) {
+            return 0;
+        }
+        long elapsed = Math.max(0, nowNanos - atNanos);
+        return perSecond * Math.exp(-(double) elapsed / TAU_NANOS);
+    }
+}
