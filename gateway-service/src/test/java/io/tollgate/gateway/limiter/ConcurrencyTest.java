@@ -93,7 +93,7 @@ class ConcurrencyTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> heldByBackend() == 1);
         assertThat(remaining()).isEqualTo(1);
         assertThat(impatient).failsWithin(Duration.ofSeconds(10)).withThrowableOfType(Exception.class)
-                .withRootCauseInstanceOf(HttpTimeoutException.class);
+                .withCauseInstanceOf(HttpTimeoutException.class);
         await("the slot is back, and the backend no longer holds the request").atMost(Duration.ofSeconds(5))
                 .until(() -> remaining() == 2 && heldByBackend() == 0);
     }
