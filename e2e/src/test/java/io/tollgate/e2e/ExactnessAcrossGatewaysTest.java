@@ -24,15 +24,16 @@ class ExactnessAcrossGatewaysTest {
 
     @Test
     void oneKeySpreadOverThreeGatewaysGetsTheLimitAndNoMore() {
-        stack.putRule("e2e.exact", Rules.perApiKey("e2e.exact", 30, "1h", "closed"));
-        Fleet.awaitEverywhere(stack, "e2e.exact", Duration.ofSeconds(5));
+        // paths of its own: the stack is shared with other tests' rules and keys
+        stack.putRule("e2e.exact", Rules.perApiKey("e2e.exact", "/exact/**", 30, "1h", "closed"));
+        Fleet.awaitEverywhere(stack, "e2e.exact", "/exact/probe", Duration.ofSeconds(5));
         String key = Fleet.freshKey("partner");
 
         long started = System.nanoTime();
         int allowed = 0;
         int rejected = 0;
         for (int i = 0; i < 120; i++) {
-            int status = stack.call(i % 3, "GET", "/orders/" + i, key).statusCode();
+            int status = stack.call(i % 3, "GET", "/exact/" + i, key).statusCode();
             if (status == 200) {
                 allowed++;
             } else {
@@ -51,8 +52,8 @@ class ExactnessAcrossGatewaysTest {
 
     @Test
     void sixtyConcurrentRequestsOnOneTokenAcrossGatewaysLetExactlyOneThrough() throws Exception {
-        stack.putRule("e2e.race", Rules.perApiKey("e2e.race", 1, "1h", "closed"));
-        Fleet.awaitEverywhere(stack, "e2e.race", Duration.ofSeconds(5));
+        stack.putRule("e2e.race", Rules.perApiKey("e2e.race", "/race/**", 1, "1h", "closed"));
+        Fleet.awaitEverywhere(stack, "e2e.race", "/race/probe", Duration.ofSeconds(5));
         String key = Fleet.freshKey("racer");
 
         Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
@@ -62,7 +63,7 @@ class ExactnessAcrossGatewaysTest {
             for (int i = 0; i < 60; i++) {
                 int gateway = i % 3;
                 calls.add(CompletableFuture.runAsync(() -> {
-                    statuses.merge(stack.call(gateway, "POST", "/orders", key).statusCode(), 1, Integer::sum);
+                    statuses.merge(stack.call(gateway, "POST", "/race/go", key).statusCode(), 1, Integer::sum);
                 }, pool));
             }
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get();
