@@ -58,7 +58,7 @@ class RateLimitHeadersTest {
     void aRuleCountingTokensSaysSoInThePolicy() {
         Rule rule = new Rule("llm.tokens", null, RuleMatch.ANY, KeySpec.API_KEY, Algorithm.TOKEN_BUCKET, 100_000,
                 Duration.ofMinutes(1), 100_000, FailureMode.LOCAL, false, true, MissingKey.REJECT, null, 1,
-                io.tollgate.rules.domain.Unit.TOKENS, null, null, null);
+                io.tollgate.rules.domain.Unit.TOKENS, null, null, null, null);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         RateLimitHeaders.write(headers,
                 new RuleDecision(rule, new Decision(true, 99_000, 0, 600), Outcome.ALLOWED, false));

@@ -24,6 +24,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -82,6 +83,10 @@ import io.tollgate.counter.Policy;
  * @param lease
  * for {@code concurrency}: how long a request's slot stays taken when its gateway dies before giving it back
  * (the reader's default: {@link #DEFAULT_LEASE}); {@code null} for the other algorithms
+ * @param leasing
+ * whether a gateway may lease tokens of this rule's buckets ({@link #leases()}): {@link Leasing#AUTO} (the
+ * default, left out of the wire form) or {@link Leasing#OFF}; on the wire it is {@code lease}'s value for the
+ * algorithms other than {@code concurrency}
  */
 @JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "cost", "unit",
         "calendar", "settle", "lease", "failure_mode", "shadow", "enabled", "missing_key", "plans"})
@@ -104,7 +109,8 @@ public record Rule(
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultUnit.class) Unit unit,
         String calendar,
         Settle settle,
-        @PositivePeriod @JsonSerialize(using = WireSerializers.PeriodSerializer.class) Duration lease) {
+        @PositivePeriod @JsonIgnore Duration lease,
+        @JsonIgnore Leasing leasing) {
 
     /** The largest cost a rule may give a request. */
     public static final long MAX_COST = 1_000_000_000L;
@@ -145,7 +151,7 @@ public record Rule(
             Duration period, long burst, FailureMode failureMode, boolean shadow, boolean enabled, MissingKey missingKey,
             Map<String, Limits> plans) {
         this(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled, missingKey,
-                plans, 1, Unit.REQUESTS, null, null, null);
+                plans, 1, Unit.REQUESTS, null, null, null, Leasing.AUTO);
     }
 
     public Rule {
@@ -163,6 +169,7 @@ public record Rule(
         missingKey = missingKey == null ? MissingKey.REJECT : missingKey;
         plans = plans == null || plans.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(plans));
         unit = unit == null ? Unit.REQUESTS : unit;
+        leasing = leasing == null ? Leasing.AUTO : leasing;
     }
 
     /**
@@ -174,6 +181,29 @@ public record Rule(
                 FailureMode.LOCAL, false, true, MissingKey.REJECT, Map.of());
     }
 
+    /**
+     * Whether a gateway may lease tokens of this rule's buckets: leasing is {@code auto}, the rule enforces (a
+     * shadow rule is checked apart from the enforced ones, each request counted in the store) and its algorithm is a bucket
+     * ({@code token_bucket} or
+     * {@code gcra}; a window or a count in flight has no tokens to lease).
+     */
+    public boolean leases() {
+        return leasing == Leasing.AUTO && !shadow
+                && (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.GCRA);
+    }
+
+    /**
+     * The wire form of {@code lease}, one field for two components: the duration for {@code concurrency}, else
+     * {@code off} when leasing is off; {@code null} (left out) for the default {@code auto}.
+     */
+    @JsonProperty("lease")
+    String wireLease() {
+        if (algorithm == Algorithm.CONCURRENCY) {
+            return Periods.format(lease);
+        }
+        return leasing == Leasing.AUTO ? null : leasing.wireName();
+    }
+
     /** What one bucket of this rule allows, and what a request spends from it, for the counter scripts. */
     public Policy policy() {
         return new Policy(algorithm, limit, period.toMillis(), burst, cost);
@@ -182,13 +212,13 @@ public record Rule(
     /** The same rule with other plans. */
     public Rule withPlans(Map<String, Limits> newPlans) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, newPlans, cost, unit, calendar, settle, lease);
+                missingKey, newPlans, cost, unit, calendar, settle, lease, leasing);
     }
 
     /** The same rule with another cost per request. */
     public Rule withCost(long newCost) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, plans, newCost, unit, calendar, settle, lease);
+                missingKey, plans, newCost, unit, calendar, settle, lease, leasing);
     }
 
     /**

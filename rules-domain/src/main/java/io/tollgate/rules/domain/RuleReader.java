@@ -75,7 +75,17 @@ final class RuleReader {
         Long cost = in.whole(node, "cost");
         Unit unit = in.parsed(node, "unit", Unit::fromWireName, "requests, tokens or content-bytes");
         String calendar = in.text(node, "calendar", "calendar");
-        Duration lease = in.parsed(node, "lease", Periods::parse, "a positive whole number with s, m or h (60s, 5m)");
+        Duration lease = null;
+        Leasing leasing = null;
+        if (algorithm == Algorithm.CONCURRENCY) {
+            lease = in.parsed(node, "lease", Periods::parse, RuleValidator.SLOT_LEASE);
+        } else if (in.reported("algorithm")) {
+            // which form lease takes follows the algorithm, unknown here: only what neither form reads is reported
+            in.parsed(node, "lease", text -> Leasing.fromWireName(text).map(Object.class::cast)
+                    .or(() -> Periods.parse(text)), "auto or off, or with concurrency a duration (60s, 5m)");
+        } else {
+            leasing = in.parsed(node, "lease", Leasing::fromWireName, RuleValidator.TOKEN_LEASE);
+        }
         FailureMode failureMode = in.parsed(node, "failure_mode", FailureMode::fromWireName,
                 "open, closed or local");
         Boolean shadow = in.bool(node, "shadow");
@@ -84,7 +94,7 @@ final class RuleReader {
         Map<String, Limits> plans = LimitsReader.readMap(node.get("plans"), "plans", in);
         return new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst), failureMode,
                 shadow != null && shadow, enabled == null || enabled, missingKey, plans,
-                cost == null ? 1 : cost, unit, calendar, settle(node.get("settle"), in), lease);
+                cost == null ? 1 : cost, unit, calendar, settle(node.get("settle"), in), lease, leasing);
     }
 
     private static Settle settle(JsonNode node, JsonFields in) {

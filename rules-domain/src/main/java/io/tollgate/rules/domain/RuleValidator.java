@@ -45,6 +45,10 @@ public final class RuleValidator {
     static final String AT_LEAST = "must be at least {value}";
     static final String AT_MOST_ENTRIES = "must have at most {max} entries";
     static final String AT_MOST = "must be at most {value}";
+    // What lease takes: a duration with concurrency, auto or off with the other algorithms.
+    static final String SLOT_LEASE = "a positive whole number with s, m or h (60s, 5m) with concurrency: a"
+            + " concurrency rule's lease is how long a slot lasts";
+    static final String TOKEN_LEASE = "auto or off (a duration applies to concurrency rules only)";
 
     private RuleValidator() {
     }
@@ -97,16 +101,21 @@ public final class RuleValidator {
     }
 
     /**
-     * {@code lease} belongs to {@code concurrency}, which counts requests (each takes one slot, spends no cost and
-     * settles nothing) and has no share to give each gateway (no {@code local} failure mode).
+     * A duration of {@code lease} belongs to {@code concurrency}, whose lease is how long a slot lasts; the other
+     * algorithms take {@code auto} or {@code off} there, and {@code concurrency} takes neither. A
+     * {@code concurrency} rule counts requests (each takes one slot, spends no cost and settles nothing) and has no
+     * share to give each gateway (no {@code local} failure mode).
      */
     static List<FieldError> inFlight(Rule rule) {
         List<FieldError> errors = new ArrayList<>();
         if (rule.algorithm() != Algorithm.CONCURRENCY) {
             if (rule.lease() != null) {
-                errors.add(new FieldError("lease", Periods.format(rule.lease()), "applies to concurrency rules only"));
+                errors.add(new FieldError("lease", Periods.format(rule.lease()), "must be " + TOKEN_LEASE));
             }
             return errors;
+        }
+        if (rule.leasing() != Leasing.AUTO) {
+            errors.add(new FieldError("lease", rule.leasing().wireName(), "must be " + SLOT_LEASE));
         }
         if (rule.cost() != 1) {
             errors.add(new FieldError("cost", Long.toString(rule.cost()), "must be 1 with concurrency: a request in"
