@@ -30,6 +30,20 @@ public interface GatewayConfig {
     /** Charging what requests really used (rules with {@code settle}). */
     Settle settle();
 
+    /** Token leases of busy clients' buckets (docs/leases.md). */
+    Leases leases();
+
+    /** Token leases. */
+    interface Leases {
+
+        /**
+         * Whether this gateway leases tokens of busy clients' token buckets and GCRA buckets (rules with
+         * {@code "lease": "off"} never do); off, every request of every rule is checked in the store.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     /** Rules with {@code settle}. */
     interface Settle {
 

@@ -1,6 +1,7 @@
 package io.tollgate.gateway.limiter;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -16,7 +17,9 @@ import io.tollgate.gateway.clients.Caller;
 import io.tollgate.gateway.clients.Directory;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.key.KeyResolver;
+import io.tollgate.gateway.limiter.lease.LeasePlanner;
 import io.tollgate.gateway.rules.LiveGateways;
+import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.MissingKey;
 import io.tollgate.rules.domain.Rule;
@@ -31,6 +34,8 @@ import io.vertx.core.http.HttpServerRequest;
  * remembered rejections from memory, and makes ONE store call per group, all-or-nothing across that client's
  * and its tenant's rules. A rule whose policy for the client has limit 0 rejects at once, with no store call.
  * Shadow rules are checked in a group of their own so their rejections never cost an enforced rule its token.
+ * A group whose rules all lease is answered from this gateway's token {@link Leases} when it holds one for each of
+ * its buckets (no store call), and its store call takes a lease of a busy client's bucket when the planner says so.
  * The answer completes on whichever thread the store answered on (the request's own loop, with the pinned
  * Redis connection); the HTTP edge writes it there.
  */
@@ -49,9 +54,15 @@ public class Limiter {
     private final DecisionMetrics metrics;
     private final RejectedClients rejectedClients;
     private final Settlements settlements;
+    /** This gateway's token leases; null when {@code tollgate.leases.enabled} is false. */
+    private final Leases leases;
+    /** The rules version and directory sequence the leases were taken under. */
+    private long leasedUnderRules = -1;
+    private long leasedUnderDirectory = -1;
 
     Limiter(KeyResolver keys, Directory directory, RateLimiter store, GatewayConfig config, LiveGateways live,
-            DecisionMetrics metrics, MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients) {
+            DecisionMetrics metrics, MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients,
+            RuleBook book) {
         this.keys = keys;
         this.directory = directory;
         GatewayConfig.Breaker breaker = config.store().breaker();
@@ -63,6 +74,26 @@ public class Limiter {
         this.metrics = metrics;
         this.rejectedClients = rejectedClients;
         this.settlements = new Settlements(this.store, config.settle().maxUsage(), registry);
+        if (config.leases().enabled()) {
+            this.leases = new Leases(this.store, System::nanoTime, live::count, registry);
+            vertx.setPeriodic(SWEEP_MS, t -> sweepLeases(book));
+        } else {
+            this.leases = null;
+        }
+    }
+
+    /** How often leases that ran out are given back, and every lease when the rules or the directory changed. */
+    private static final long SWEEP_MS = 100;
+
+    private void sweepLeases(RuleBook book) {
+        long rules = book.version();
+        long clients = directory.seq();
+        if (rules != leasedUnderRules || clients != leasedUnderDirectory) {
+            leasedUnderRules = rules;
+            leasedUnderDirectory = clients;
+            leases.dropAll();
+        }
+        leases.sweep();
     }
 
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
@@ -90,7 +121,7 @@ public class Limiter {
                 continue;
             }
             Group group = Group.find(groups, target.tag(), rule.shadow());
-            group.add(rule, client.get(), effective, target.bucket());
+            group.add(rule, client.get(), effective, target.bucket(), leases != null);
         }
         if (blocked != null && !passes(blocked)) {
             return Future.succeededFuture(verdict(blocked)); // no store call: nothing is spent
@@ -194,15 +225,63 @@ public class Limiter {
     }
 
     private Future<List<RuleDecision>> check(Group group) {
-        if (!group.shadow) {
+        Bucket[] asked = null;
+        if (group.leases) {
+            // before the remembered rejections: a lease's last tokens leave the store's bucket below a request
+            Decision[] leased = leases.admit(group.rules, group.buckets);
+            if (leased != null) {
+                return Future.succeededFuture(leased(group, leased));
+            }
+            asked = leases.plan(group.rules, group.buckets);
+        }
+        if (!group.shadow && asked == null) {
             List<RuleDecision> cached = cachedRejections(group);
             if (!cached.isEmpty()) {
                 return Future.succeededFuture(cached);
             }
         }
+        if (asked != null) {
+            return leasing(group, asked);
+        }
         return store.check(group.buckets).transform(result -> Future.succeededFuture(result.succeeded()
-                ? judged(group, result.result())
+                ? judged(group, group.leases
+                        ? leases.answered(group.rules, group.buckets, null, result.result())
+                        : result.result())
                 : failedOver(group, result.cause())));
+    }
+
+    /**
+     * A check that asks the store for a lease of some of {@code group}'s buckets ({@code asked}: k tokens as their
+     * cost). When the store cannot give them all (another gateway spent meanwhile), nothing was spent and the
+     * request is checked alone.
+     */
+    private Future<List<RuleDecision>> leasing(Group group, Bucket[] asked) {
+        return store.check(Arrays.asList(asked)).transform(result -> {
+            if (result.failed()) {
+                leases.unanswered(group.buckets, asked);
+                return Future.succeededFuture(failedOver(group, result.cause()));
+            }
+            List<Decision> said = result.result();
+            for (Decision d : said) {
+                if (!d.allowed()) {
+                    leases.unanswered(group.buckets, asked);
+                    return store.check(group.buckets).transform(alone -> Future.succeededFuture(alone.succeeded()
+                            ? judged(group, leases.answered(group.rules, group.buckets, null, alone.result()))
+                            : failedOver(group, alone.cause())));
+                }
+            }
+            return Future.succeededFuture(judged(group, leases.answered(group.rules, group.buckets, asked, said)));
+        });
+    }
+
+    /** The decisions of a request admitted from this gateway's leases of each of {@code group}'s buckets. */
+    private List<RuleDecision> leased(Group group, Decision[] decisions) {
+        List<RuleDecision> out = new ArrayList<>(decisions.length);
+        for (int i = 0; i < decisions.length; i++) {
+            out.add(new RuleDecision(group.rules.get(i), decisions[i], Outcome.LEASED, false,
+                    group.effective.get(i), group.buckets.get(i), group.tag));
+        }
+        return out;
     }
 
     private List<RuleDecision> failedOver(Group group, Throwable why) {
@@ -301,6 +380,8 @@ public class Limiter {
         final List<String> clients = new ArrayList<>(2);
         final List<Effective> effective = new ArrayList<>(2);
         final List<Bucket> buckets = new ArrayList<>(2);
+        /** Whether every rule of the group may lease its bucket on this gateway. */
+        boolean leases = true;
 
         Group(String tag, boolean shadow) {
             this.tag = tag;
@@ -319,7 +400,9 @@ public class Limiter {
             return group;
         }
 
-        void add(Rule rule, String client, Effective policy, Bucket bucket) {
+        void add(Rule rule, String client, Effective policy, Bucket bucket, boolean leasing) {
+            leases &= leasing && !shadow && rule.leases() && rule.calendar() == null
+                    && LeasePlanner.leasable(bucket.policy());
             rules.add(rule);
             clients.add(client);
             effective.add(policy);

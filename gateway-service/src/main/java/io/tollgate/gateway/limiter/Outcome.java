@@ -5,6 +5,8 @@ public enum Outcome {
 
     /** The store allowed it. */
     ALLOWED("allowed", true),
+    /** Allowed from this gateway's lease of the bucket's tokens, without a store call. */
+    LEASED("leased", true),
     /** The store rejected it. */
     REJECTED("rejected", false),
     /** A shadow rule would have rejected it; it passed. */

@@ -32,8 +32,11 @@ public record RuleDecision(Rule rule, Decision decision, Outcome outcome, boolea
         return new RuleDecision(rule, decision, outcome, false, effective);
     }
 
-    /** Whether the store spent from {@code bucket} for this request (it passed there, all-or-nothing). */
+    /**
+     * Whether the store spent from {@code bucket} for this request (it passed there, all-or-nothing, or took it
+     * from a lease the store spent).
+     */
     boolean spent() {
-        return bucket != null && outcome == Outcome.ALLOWED;
+        return bucket != null && (outcome == Outcome.ALLOWED || outcome == Outcome.LEASED);
     }
 }

@@ -13,9 +13,11 @@ import jakarta.inject.Singleton;
 import io.tollgate.counter.Algorithm;
 import io.tollgate.rules.domain.FailureMode;
 import io.tollgate.rules.domain.KeySpec;
+import io.tollgate.rules.domain.Leasing;
 import io.tollgate.rules.domain.MissingKey;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.RuleMatch;
+import io.tollgate.rules.domain.Unit;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
@@ -60,9 +62,11 @@ public class WarmupGate {
     }
 
     private static Rule rule(Algorithm algorithm, long limit, Duration period) {
-        // the store cannot answer: allow, so the proxy path is warmed all the same
+        // the store cannot answer: allow, so the proxy path is warmed all the same; no leases, so every warm-up
+        // request warms the store path, the one that is slow while cold
         return new Rule(RULE_ID, "the start-up warm-up's own checks", new RuleMatch(List.of(), "/**"), KeySpec.API_KEY,
-                algorithm, limit, period, limit, FailureMode.OPEN, false, true, MissingKey.REJECT, null);
+                algorithm, limit, period, limit, FailureMode.OPEN, false, true, MissingKey.REJECT, null, 1,
+                Unit.REQUESTS, null, null, null, Leasing.OFF);
     }
 
     /** Whether {@code request} is one of the warm-up's own: the gate is open and the request carries the secret. */

@@ -73,6 +73,9 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // cut ProxyIT's slow reader; ClusterIT's client-type=cluster failed every check of CoalescingIT)
             config.put("quarkus.http.idle-timeout", args.getOrDefault("idle-timeout", "75s"));
             config.put("tollgate.store.timeout", args.getOrDefault("store.timeout", "20ms"));
+            // the tests of the store path count what each request spends in the store; the lease tests turn
+            // leases on ("leases" = "on")
+            config.put("tollgate.leases.enabled", Boolean.toString("on".equals(args.get("leases"))));
             config.put("tollgate.warmup.requests", args.getOrDefault("warmup.requests", "200"));
             config.put("tollgate.warmup.max-time", args.getOrDefault("warmup.max-time", "3s"));
             boolean inProcess = "memory".equals(args.get("store"));

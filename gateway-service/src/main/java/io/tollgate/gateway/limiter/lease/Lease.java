@@ -45,6 +45,19 @@ public final class Lease {
     }
 
     /**
+     * Puts back {@code cost} a {@link #tryTake} spent for a request that did not pass after all (another of its
+     * buckets had no lease): false, changing nothing, once the lease is closed (its leftover is counted without
+     * it).
+     */
+    public synchronized boolean refund(long cost) {
+        if (closed) {
+            return false;
+        }
+        left += cost;
+        return true;
+    }
+
+    /**
      * Closes the lease and answers the tokens it still holds, to give back to the store: every later
      * {@link #tryTake} fails, and a second call answers 0.
      */

@@ -80,7 +80,7 @@ public final class LeasePlanner {
     }
 
     /** The lease time: from {@link #MIN_LEASE_NANOS} when the bucket is empty to {@link #MAX_LEASE_NANOS} when full. */
-    static long leaseNanos(Policy policy, long remaining) {
+    public static long leaseNanos(Policy policy, long remaining) {
         double full = Math.min(1, Math.max(0, (double) remaining / policy.burst()));
         return MIN_LEASE_NANOS + (long) ((MAX_LEASE_NANOS - MIN_LEASE_NANOS) * full);
     }

@@ -1,0 +1,305 @@
+package io.tollgate.gateway.limiter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.counter.Decision;
+import io.tollgate.gateway.limiter.lease.Lease;
+import io.tollgate.gateway.limiter.lease.LeasePlanner;
+import io.tollgate.gateway.limiter.lease.LocalRate;
+import io.tollgate.rules.domain.Rule;
+import io.vertx.core.Future;
+
+/**
+ * This gateway's token leases, per bucket (the design and its bound: {@link io.tollgate.gateway.limiter.lease}).
+ * For a group of buckets that all lease, {@link #admit} answers a request from a live lease of each of them (all or
+ * none) without a store call; otherwise {@link #plan} says what the store call asks of each bucket: its cost, or a
+ * lease of k tokens when {@link LeasePlanner} says so, and gives back the lease the bucket held before in the same
+ * loop turn (the store carries both in one script call). {@link #taken} records the leases the store granted.
+ * <p>
+ * A lease is only used under the policy it was taken with: a request whose bucket's policy changed (a limit, a
+ * plan or an override) closes it and gives its leftover back, and every change of the rules or the directory gives
+ * every lease back ({@link #dropAll}). {@link #sweep} gives back the leases that ran out and forgets clients that
+ * went quiet. A give-back the store cannot take is counted as lost: the tokens were spent, nothing over-admits.
+ */
+final class Leases {
+
+    /** Bounds memory under a flood of distinct keys: past it the entries without a lease go. */
+    private static final int MAX_ENTRIES = 100_000;
+    /** A client not seen for this long is forgotten (its rate has decayed to nothing). */
+    private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final GuardedStore store;
+    private final LongSupplier nanoClock;
+    private final IntSupplier gateways;
+    private final MeterRegistry registry;
+    private final ConcurrentHashMap<String, Counter[]> counters = new ConcurrentHashMap<>();
+
+    Leases(GuardedStore store, LongSupplier nanoClock, IntSupplier gateways, MeterRegistry registry) {
+        this.store = store;
+        this.nanoClock = nanoClock;
+        this.gateways = gateways;
+        this.registry = registry;
+        Gauge.builder("tollgate.leases.tokens.held", this, Leases::held)
+                .description("tokens this gateway holds in live leases: spent in the store, not yet admitted")
+                .register(registry);
+    }
+
+    /** One bucket as this gateway knows it: its client's rate here, the store's last word and its lease. */
+    private static final class Entry {
+
+        final String rule;
+        final LocalRate rate = new LocalRate();
+        final AtomicBoolean taking = new AtomicBoolean();
+        /** Tokens to give back that could not go back into their lease (it closed meanwhile). */
+        final AtomicLong owed = new AtomicLong();
+        volatile Bucket bucket;
+        volatile Lease lease;
+        /** What the store last said the bucket holds; -1 before it said. */
+        volatile long remaining = -1;
+        volatile long resetMs;
+        volatile long seenNanos;
+
+        Entry(String rule, Bucket bucket) {
+            this.rule = rule;
+            this.bucket = bucket;
+        }
+    }
+
+    /**
+     * Answers a request from this gateway's leases of every one of {@code buckets}, all or none: the remaining of
+     * each (what the store said plus what its lease still holds), or null when any of them has no live lease
+     * under its current policy that holds the request's cost; then nothing is spent.
+     */
+    Decision[] admit(List<Rule> rules, List<Bucket> buckets) {
+        long now = nanoClock.getAsLong();
+        Lease[] used = null;
+        boolean all = true;
+        for (int i = 0; i < buckets.size(); i++) {
+            Bucket bucket = buckets.get(i);
+            Entry entry = entry(rules.get(i).id(), bucket, now);
+            entry.rate.arrived(now);
+            Lease lease = entry.lease;
+            if (!all || lease == null) {
+                all = false;
+                continue;
+            }
+            if (!entry.bucket.policy().equals(bucket.policy())) {
+                giveBack(entry, bucket);
+                all = false;
+                continue;
+            }
+            if (!lease.tryTake(bucket.policy().cost(), now)) {
+                all = false;
+                continue;
+            }
+            used = used != null ? used : new Lease[buckets.size()];
+            used[i] = lease;
+        }
+        if (!all) {
+            if (used != null) {
+                refund(rules, buckets, used);
+            }
+            return null;
+        }
+        Decision[] out = new Decision[buckets.size()];
+        for (int i = 0; i < out.length; i++) {
+            Entry entry = entries.get(buckets.get(i).key());
+            out[i] = new Decision(true, used[i].remaining(), 0, entry == null ? 0 : entry.resetMs);
+            counters(rules.get(i).id())[CHECKS].increment();
+        }
+        return out;
+    }
+
+    /**
+     * What to ask the store for each of {@code buckets} (one loop turn before the check): the bucket itself, or the
+     * same bucket with a lease's k tokens as its cost. Gives back in the same turn the lease each bucket held
+     * before (run out or soon replaced). Null when no bucket takes a lease: the check goes as it is.
+     */
+    Bucket[] plan(List<Rule> rules, List<Bucket> buckets) {
+        long now = nanoClock.getAsLong();
+        Bucket[] asked = null;
+        int live = gateways.getAsInt();
+        for (int i = 0; i < buckets.size(); i++) {
+            Bucket bucket = buckets.get(i);
+            Entry entry = entries.get(bucket.key());
+            if (entry == null || entry.remaining < 0 || !entry.bucket.policy().equals(bucket.policy())
+                    || !entry.taking.compareAndSet(false, true)) {
+                continue;
+            }
+            LeasePlanner.Plan plan = LeasePlanner.plan(bucket.policy(), entry.remaining, live,
+                    entry.rate.perSecond(now), now);
+            if (!plan.leases()) {
+                entry.taking.set(false);
+                continue;
+            }
+            giveBack(entry, bucket);
+            asked = asked != null ? asked : buckets.toArray(Bucket[]::new);
+            asked[i] = new Bucket(bucket.key(), bucket.policy().withCost(plan.tokens()));
+        }
+        return asked;
+    }
+
+    /**
+     * The store's answer to a check that asked {@code asked} of {@code buckets}: records what it said of each and
+     * the leases it granted; answers the decisions to report, each granted lease already spent for the request at
+     * hand. Call also for a check without leases ({@code asked} null): the store's word sizes the next lease.
+     */
+    List<Decision> answered(List<Rule> rules, List<Bucket> buckets, Bucket[] asked, List<Decision> said) {
+        long now = nanoClock.getAsLong();
+        List<Decision> out = asked == null ? said : new ArrayList<>(said);
+        for (int i = 0; i < buckets.size(); i++) {
+            Bucket bucket = buckets.get(i);
+            Decision d = said.get(i);
+            Entry entry = entry(rules.get(i).id(), bucket, now);
+            entry.remaining = d.remaining();
+            entry.resetMs = d.resetMs();
+            entry.bucket = bucket;
+            if (asked == null || asked[i] == bucket) {
+                continue;
+            }
+            entry.taking.set(false);
+            if (!d.allowed()) {
+                continue;
+            }
+            long tokens = asked[i].policy().cost();
+            long expires = now + LeasePlanner.leaseNanos(bucket.policy(), d.remaining() + tokens);
+            Lease lease = new Lease(tokens, d.remaining(), expires);
+            lease.tryTake(bucket.policy().cost(), now);
+            entry.lease = lease;
+            Counter[] c = counters(rules.get(i).id());
+            c[TAKEN].increment();
+            c[LEASED].increment(tokens);
+            out.set(i, new Decision(true, lease.remaining(), 0, d.resetMs()));
+        }
+        return out;
+    }
+
+    /** A check that asked for leases ({@code asked}) did not get its answer: the next request may try again. */
+    void unanswered(List<Bucket> buckets, Bucket[] asked) {
+        for (int i = 0; i < buckets.size(); i++) {
+            if (asked[i] != buckets.get(i)) {
+                Entry entry = entries.get(buckets.get(i).key());
+                if (entry != null) {
+                    entry.taking.set(false);
+                }
+            }
+        }
+    }
+
+    /**
+     * Gives back every lease that ran out, and forgets clients that went quiet (and, past the bound on memory,
+     * every client without a lease). Run every so often.
+     */
+    void sweep() {
+        long now = nanoClock.getAsLong();
+        boolean crowded = entries.size() > MAX_ENTRIES;
+        for (Map.Entry<String, Entry> e : entries.entrySet()) {
+            Entry entry = e.getValue();
+            Lease lease = entry.lease;
+            if (lease != null && lease.over(now)) {
+                giveBack(entry, entry.bucket);
+            }
+            if (entry.lease == null && !entry.taking.get()
+                    && (crowded || now - entry.seenNanos > IDLE_NANOS)) {
+                entries.remove(e.getKey(), entry);
+            }
+        }
+    }
+
+    /** Gives every lease back (the rules or the directory changed): the next requests are checked anew. */
+    void dropAll() {
+        for (Entry entry : entries.values()) {
+            giveBack(entry, entry.bucket);
+        }
+    }
+
+    private Entry entry(String rule, Bucket bucket, long now) {
+        Entry entry = entries.get(bucket.key());
+        if (entry == null) {
+            entry = entries.computeIfAbsent(bucket.key(), k -> new Entry(rule, bucket));
+        }
+        entry.seenNanos = now;
+        return entry;
+    }
+
+    /**
+     * Closes {@code entry}'s lease and gives back what it holds, with what refunds owe it, as a settlement of
+     * {@code bucket} (the store carries it with the loop's other calls).
+     */
+    private void giveBack(Entry entry, Bucket bucket) {
+        Lease lease = entry.lease;
+        entry.lease = null;
+        long tokens = (lease == null ? 0 : lease.leftover()) + entry.owed.getAndSet(0);
+        if (tokens == 0) {
+            return;
+        }
+        Counter[] c = counters(entry.rule);
+        Future<List<Decision>> settled = store.settle(List.of(bucket), List.of(-tokens));
+        settled.onComplete(result -> c[result.succeeded() ? RETURNED : LOST].increment(tokens));
+    }
+
+    /** Puts back the cost a request took from the leases in {@code used} (not all of its buckets had one). */
+    private void refund(List<Rule> rules, List<Bucket> buckets, Lease[] used) {
+        for (int i = 0; i < used.length; i++) {
+            if (used[i] == null) {
+                continue;
+            }
+            long cost = buckets.get(i).policy().cost();
+            if (!used[i].refund(cost)) {
+                // the lease closed meanwhile, its leftover given back without this cost: it goes back next
+                Entry entry = entry(rules.get(i).id(), buckets.get(i), nanoClock.getAsLong());
+                entry.owed.addAndGet(cost);
+            }
+        }
+    }
+
+    /** Tokens held in live leases now. */
+    private double held() {
+        long now = nanoClock.getAsLong();
+        long sum = 0;
+        for (Entry entry : entries.values()) {
+            Lease lease = entry.lease;
+            if (lease != null && !lease.over(now)) {
+                sum += lease.left();
+            }
+        }
+        return sum;
+    }
+
+    private static final int TAKEN = 0;
+    private static final int LEASED = 1;
+    private static final int RETURNED = 2;
+    private static final int LOST = 3;
+    private static final int CHECKS = 4;
+
+    /** {@code tollgate_leases_*} of one rule, registered on its first lease. */
+    private Counter[] counters(String rule) {
+        Counter[] c = counters.get(rule);
+        if (c != null) {
+            return c;
+        }
+        return counters.computeIfAbsent(rule, id -> new Counter[]{
+                counter("tollgate.leases.taken", "leases taken: one store call that spent k tokens", id),
+                counter("tollgate.leases.tokens.leased", "tokens spent in the store by leases", id),
+                counter("tollgate.leases.tokens.returned", "tokens leases gave back unused", id),
+                counter("tollgate.leases.tokens.lost",
+                        "tokens leases could not give back (the store did not answer): spent, never admitted", id),
+                counter("tollgate.leases.checks", "requests admitted from a lease, without a store call", id)});
+    }
+
+    private Counter counter(String name, String description, String rule) {
+        return Counter.builder(name).description(description).tag("rule", rule).register(registry);
+    }
+}
