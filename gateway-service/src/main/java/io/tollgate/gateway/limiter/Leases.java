@@ -146,7 +146,7 @@ final class Leases {
                 continue;
             }
             LeasePlanner.Plan plan = LeasePlanner.plan(bucket.policy(), entry.remaining, live,
-                    entry.rate.perSecond(now), now);
+                    entry.rate.perSecondBefore(now), now);
             if (!plan.leases()) {
                 entry.taking.set(false);
                 continue;

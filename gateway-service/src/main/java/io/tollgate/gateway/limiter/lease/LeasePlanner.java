@@ -6,19 +6,21 @@ import io.tollgate.counter.Policy;
 /**
  * Decides, per bucket on one gateway, whether to take a lease and how big, from the bucket's policy, what the store
  * last said remains, the live gateways and this client's rate on this gateway. With cost c per request, rate r in
- * requests per second ({@link LocalRate}), n live gateways and F = 1/2:
+ * requests per second besides the one at hand ({@link LocalRate#perSecondBefore}), n live gateways and F = 1/2:
  *
  * <pre>
  *   lease time T = 50 ms + (1 s - 50 ms) × min(1, remaining / burst)
  *   k            = min(r × T × c + c, floor(remaining × F / n)), rounded down to a whole multiple of c
- *   no lease when k &lt; 2 × c
+ *   no lease when k &lt; 2 × c, or when r × T &lt; 3
  * </pre>
  *
  * The first term is what the client spends here within the lease time, plus the request at hand, so a lease
  * ends used rather than returned; the second keeps every gateway's lease a fraction of its share of what the
  * bucket holds, so the others still find tokens and a stale word (the store's remaining, read before other
- * gateways spent) cannot ask for more than is there. Near the limit (remaining under 4 × c × n) and for a client
- * that sends less than one request per lease time, k falls below 2 × c: no lease, each request is checked alone.
+ * gateways spent) cannot ask for more than is there. Near the limit (remaining under 4 × c × n) k falls below 2 × c: no lease,
+ * each request is checked alone. A client expected to send fewer than two more
+ * requests here within the lease time gets none either: its lease would end given back, one store call, about as
+ * often as it saved one.
  * Only token buckets and GCRA lease: a window frees its limit at once and a concurrency slot is not a token.
  */
 public final class LeasePlanner {
@@ -27,6 +29,12 @@ public final class LeasePlanner {
     public static final long MIN_LEASE_NANOS = 50_000_000L;
     /** The longest lease time, when the bucket is full. */
     public static final long MAX_LEASE_NANOS = 1_000_000_000L;
+    /**
+     * No lease for a client expected to send fewer other requests here within the lease time: such a client's
+     * arrivals come in bursts that its rate (a one-second average) mistakes for a busy client, and its small leases
+     * end given back, a store call each, about as often as they save one.
+     */
+    static final double MIN_EXPECTED_REQUESTS = 3;
     /** 1 / F: a lease takes at most remaining ÷ (this × live gateways). */
     static final long SHARE_DIVISOR = 2;
 
@@ -58,7 +66,7 @@ public final class LeasePlanner {
      * @param gateways
      * the live gateways (fewer than 1 counts as 1)
      * @param requestsPerSecond
-     * this client's rate on this gateway ({@link LocalRate#perSecond})
+     * this client's rate on this gateway besides the request at hand ({@link LocalRate#perSecondBefore})
      * @param nowNanos
      * the gateway's clock, from which the lease time runs
      */
@@ -69,7 +77,11 @@ public final class LeasePlanner {
         long cost = policy.cost();
         long leaseNanos = leaseNanos(policy, remaining);
         double rate = Double.isFinite(requestsPerSecond) ? Math.max(0, requestsPerSecond) : 0;
-        double wanted = rate * cost * leaseNanos / 1e9 + cost;
+        double expected = rate * leaseNanos / 1e9; // the client's other requests here within the lease time
+        if (expected < MIN_EXPECTED_REQUESTS) {
+            return Plan.NONE;
+        }
+        double wanted = expected * cost + cost;
         long share = remaining / (SHARE_DIVISOR * Math.max(1, gateways));
         long k = (long) Math.min(wanted, share);
         k -= k % cost;

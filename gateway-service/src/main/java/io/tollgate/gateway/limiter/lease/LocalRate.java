@@ -36,6 +36,19 @@ public final class LocalRate {
         return decayed(nowNanos);
     }
 
+    /**
+     * The client's rate at {@code nowNanos} without the weight of its latest arrival: read right after
+     * {@link #arrived}, the rate of the requests other than the one at hand. A client's second request within a
+     * second reads about 0 here, not 1, so a quiet client does not look busy enough to lease.
+     */
+    public synchronized double perSecondBefore(long nowNanos) {
+        if (!seen) {
+            return 0;
+        }
+        double latest = PER_SECOND * Math.exp(-(double) Math.max(0, nowNanos - atNanos) / TAU_NANOS);
+        return Math.max(0, decayed(nowNanos) - latest);
+    }
+
     private double decayed(long nowNanos) {
         if (!seen) {
             return 0;

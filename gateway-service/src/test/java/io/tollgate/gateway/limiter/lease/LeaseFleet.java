@@ -67,7 +67,7 @@ final class LeaseFleet {
         }
         storeCalls++;
         giveBack(gateway, nowMicros);
-        LeasePlanner.Plan plan = LeasePlanner.plan(policy, gateway.word, liveCount(), gateway.rate.perSecond(nowNanos),
+        LeasePlanner.Plan plan = LeasePlanner.plan(policy, gateway.word, liveCount(), gateway.rate.perSecondBefore(nowNanos),
                 nowNanos);
         if (plan.leases()) {
             Decision take = check(plan.tokens(), nowMicros);
@@ -143,6 +143,11 @@ final class LeaseFleet {
 
     long admittedTokens() {
         return admittedTokens;
+    }
+
+    /** Tokens the store spent for leases. */
+    long leasedTokens() {
+        return leasedTokens;
     }
 
     long storeCalls() {

@@ -32,6 +32,26 @@ class LeaseStoreCallsTest {
         callsPerRequest("3 gateways at 80% of the rate", fleet);
     }
 
+    @Test
+    void aQuietKeyCostsNoMoreStoreCallsThanWithoutLeases() {
+        // one of 10,000 keys sharing 13,000 requests a second over three gateways: 1.3 a second, under one a
+        // second on each gateway; the sweep gives back what a lease has left when it runs out, a store call each
+        Random random = new Random(23);
+        LeaseFleet fleet = new LeaseFleet(BUCKET, 3);
+        double perMicro = 1.3 / 1e6;
+        for (long now = 0; now < 20 * RUN_MICROS; now += 1 + (long) (-Math.log(1 - random.nextDouble()) / perMicro)) {
+            for (int g = 0; g < 3; g++) {
+                fleet.returnIfOver(g, now);
+            }
+            fleet.request(random.nextInt(3), now);
+        }
+        double perRequest = callsPerRequest("a quiet key on 3 gateways, give-backs counted", fleet);
+        LOG.infof("  tokens leased: %d", fleet.leasedTokens());
+        assertThat(fleet.requests()).isGreaterThan(400);
+        assertThat(perRequest).isLessThanOrEqualTo(1.0);
+        assertThat(fleet.leasedTokens()).as("tokens leased").isLessThan(fleet.requests() / 20);
+    }
+
     /** Store calls per request of the run, logged as a figure. */
     private static double callsPerRequest(String run, LeaseFleet fleet) {
         double perRequest = (double) fleet.storeCalls() / fleet.requests();
