@@ -3,6 +3,7 @@ package io.tollgate.e2e.support;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -107,7 +109,16 @@ public final class Browser implements AutoCloseable {
 
     /** Waits, at most {@link #WAIT}, until {@code condition} holds (is neither null nor false), and returns its value. */
     public <T> T until(String what, Function<WebDriver, T> condition) {
-        return new WebDriverWait(driver, WAIT).withMessage(what).until(condition);
+        return until(what, WAIT, condition);
+    }
+
+    /**
+     * Like {@link #until(String, Function)}, waiting at most {@code atMost}; an element the page replaced while the
+     * condition read it only means asking again.
+     */
+    public <T> T until(String what, Duration atMost, Function<WebDriver, T> condition) {
+        return new WebDriverWait(driver, atMost).withMessage(what).ignoring(StaleElementReferenceException.class)
+                .until(condition);
     }
 
     /** The element {@code css} selects, once it is visible. */
@@ -151,7 +162,7 @@ public final class Browser implements AutoCloseable {
     /** Waits until the page's URL path is {@code path} (no query), after a navigation the page makes. */
     public void awaitPath(String path) {
         until("the page at " + path + " (now " + driver.getCurrentUrl() + ")",
-                d -> java.net.URI.create(d.getCurrentUrl()).getPath().equals(path));
+                d -> URI.create(d.getCurrentUrl()).getPath().equals(path));
     }
 
     public Object script(String javascript, Object... args) {
