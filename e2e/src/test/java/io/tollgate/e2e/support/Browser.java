@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -163,6 +164,11 @@ public final class Browser implements AutoCloseable {
     public void awaitPath(String path) {
         until("the page at " + path + " (now " + driver.getCurrentUrl() + ")",
                 d -> URI.create(d.getCurrentUrl()).getPath().equals(path));
+    }
+
+    /** Empties the browser's HTTP cache (DevTools' Network.clearBrowserCache): the next load is a first visit's. */
+    public void clearCache() {
+        driver.executeCdpCommand("Network.clearBrowserCache", Map.of());
     }
 
     public Object script(String javascript, Object... args) {
