@@ -73,7 +73,7 @@ class ClientImportRoute {
         HttpServerRequest request = ctx.request();
         request.pause();
         try {
-            String actor = tokens.actorFor(request.getHeader(HttpHeaders.AUTHORIZATION));
+            String actor = tokens.actorFor(request);
             String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
             if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith(NDJSON)) {
                 throw new ProblemException(new Problem("unsupported-media-type", "Unsupported media type", 415,

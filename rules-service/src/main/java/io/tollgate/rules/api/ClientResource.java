@@ -40,6 +40,8 @@ public class ClientResource {
 
     static final int DEFAULT_PAGE = 100;
     static final int MAX_PAGE = 1_000;
+    /** A key's digest as the directory keeps it: SHA-256, 64 lower-case hex digits. */
+    static final String DIGEST = "[0-9a-f]{64}";
 
     private final DirectoryStore store;
     private final DirectoryListing listing;
@@ -86,10 +88,7 @@ public class ClientResource {
     @Path("{key}")
     @Operation(summary = "One client, by its API key: its digest and entry, with its seq as ETag")
     public Uni<Response> get(@PathParam("key") String key, @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
-        String digest = ApiKeys.digest(key);
-        return store.client(digest)
-                .map(found -> found.orElseThrow(() -> notFound(digest)))
-                .map(stored -> ETags.read(ifNoneMatch, stored.seq(), ClientView.of(stored)));
+        return read(ApiKeys.digest(key), ifNoneMatch);
     }
 
     @PUT
@@ -100,9 +99,7 @@ public class ClientResource {
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
             @HeaderParam(Headers.IF_MATCH) String ifMatch) {
         String actor = tokens.actorFor(authorization);
-        String digest = ApiKeys.digest(key);
-        return store.putClient(digest, bodies.client(body), actor, ETags.ifMatch(ifMatch))
-                .map(put -> ETags.written(put.created(), put.stored().seq(), ClientView.of(put.stored())));
+        return write(ApiKeys.digest(key), body, actor, ifMatch);
     }
 
     @DELETE
@@ -117,12 +114,41 @@ public class ClientResource {
     }
 
     @GET
+    @Path("digest/{digest: " + DIGEST + "}")
+    @Operation(summary = "One client, by the SHA-256 (hex) of its API key, for callers that never hold the key")
+    public Uni<Response> getByDigest(@PathParam("digest") String digest,
+            @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
+        return read(digest, ifNoneMatch);
+    }
+
+    @PUT
+    @Path("digest/{digest: " + DIGEST + "}")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Create (201) or replace (200) a client by the SHA-256 (hex) of its API key; If-Match honoured")
+    public Uni<Response> putByDigest(@PathParam("digest") String digest, byte[] body,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+            @HeaderParam(Headers.IF_MATCH) String ifMatch) {
+        return write(digest, body, tokens.actorFor(authorization), ifMatch);
+    }
+
+    @GET
     @Path("{key}/history")
     @Operation(summary = "Every revision of the client, oldest first: who, when, what")
     public Uni<History> history(@PathParam("key") String key) {
         String digest = ApiKeys.digest(key);
         return store.clientHistory(digest)
                 .map(revisions -> new History(digest, WriteRejectedException.found(revisions, "client " + digest)));
+    }
+
+    private Uni<Response> read(String digest, String ifNoneMatch) {
+        return store.client(digest)
+                .map(found -> found.orElseThrow(() -> notFound(digest)))
+                .map(stored -> ETags.read(ifNoneMatch, stored.seq(), ClientView.of(stored)));
+    }
+
+    private Uni<Response> write(String digest, byte[] body, String actor, String ifMatch) {
+        return store.putClient(digest, bodies.client(body), actor, ETags.ifMatch(ifMatch))
+                .map(put -> ETags.written(put.created(), put.stored().seq(), ClientView.of(put.stored())));
     }
 
     private static WriteRejectedException notFound(String digest) {

@@ -22,9 +22,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  */
 @JsonPropertyOrder({"type", "title", "status", "detail", "errors"})
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-record Problem(String type, String title, int status, String detail, List<?> errors) {
+public record Problem(String type, String title, int status, String detail, List<?> errors) {
 
-    Problem(String type, String title, int status, String detail) {
+    public Problem(String type, String title, int status, String detail) {
         this(type, title, status, detail, List.of());
     }
 }

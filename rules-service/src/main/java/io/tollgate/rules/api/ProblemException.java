@@ -3,14 +3,14 @@ package io.tollgate.rules.api;
 import java.util.Map;
 
 /** An error answer decided in the API layer, carried to {@link ProblemMappers}. */
-class ProblemException extends RuntimeException {
+public class ProblemException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
     private final transient Problem problem;
     private final transient Map<String, String> headers;
 
-    ProblemException(Problem problem) {
+    public ProblemException(Problem problem) {
         this(problem, Map.of());
     }
 

@@ -24,6 +24,9 @@ public interface RulesConfig {
     /** The client directory. */
     Directory directory();
 
+    /** The web console under {@code /console}. */
+    Console console();
+
     /** Bearer tokens for writes; the token's name is the actor recorded in the history. */
     interface Admin {
 
@@ -68,5 +71,21 @@ public interface RulesConfig {
         /** An import body larger than this is refused (413), nothing changed. */
         @WithDefault("256M")
         MemorySize importMaxBody();
+    }
+
+    /** The console's login sessions, held in memory by each instance. */
+    interface Console {
+
+        /** A session ends after this long without a request. */
+        @WithDefault("30m")
+        Duration idleTimeout();
+
+        /** A session ends this long after its login, however busy it is. */
+        @WithDefault("12h")
+        Duration maxAge();
+
+        /** At most this many sessions are held; a login beyond it ends the least recently used one. */
+        @WithDefault("1000")
+        int maxSessions();
     }
 }

@@ -112,6 +112,11 @@ class GatewayRegistryTest {
             public Directory directory() {
                 return null;
             }
+
+            @Override
+            public Console console() {
+                return null;
+            }
         };
     }
 }

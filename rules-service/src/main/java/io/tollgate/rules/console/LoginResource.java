@@ -1,0 +1,90 @@
+package io.tollgate.rules.console;
+
+import java.net.URI;
+import java.util.Optional;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.logging.Logger;
+
+import io.tollgate.rules.api.AdminTokens;
+import io.tollgate.rules.auth.Session;
+import io.tollgate.rules.auth.SessionCookie;
+import io.tollgate.rules.auth.Sessions;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The console's login (the admin token, posted once from the form, answered with the session cookie) and
+ * logout (with the session's CSRF token, as a form field or header).
+ */
+@Path("/console")
+public class LoginResource {
+
+    private static final Logger LOG = Logger.getLogger(LoginResource.class);
+    static final String CSRF_FIELD = "csrf_token";
+
+    private final AdminTokens tokens;
+    private final Sessions sessions;
+    private final Pages pages;
+
+    LoginResource(AdminTokens tokens, Sessions sessions, Pages pages) {
+        this.tokens = tokens;
+        this.sessions = sessions;
+        this.pages = pages;
+    }
+
+    @GET
+    @Path("login")
+    @Produces(MediaType.TEXT_HTML)
+    @Operation(hidden = true)
+    public Response form() {
+        return Response.ok(pages.login(null)).build();
+    }
+
+    @POST
+    @Path("login")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Produces(MediaType.TEXT_HTML)
+    @Operation(hidden = true)
+    public Response login(@FormParam("token") String token, RoutingContext ctx) {
+        Optional<String> actor = token == null || token.isBlank() ? Optional.empty() : tokens.actorOfToken(token.trim());
+        if (actor.isEmpty()) {
+            LOG.info("console login refused: not a configured admin token");
+            return Response.status(401).entity(pages.login("That token is not one of the admin tokens.")).build();
+        }
+        // a login never reuses a session: whatever id the browser held is dropped
+        SessionCookie.of(ctx.request()).ifPresent(sessions::close);
+        Session session = sessions.open(actor.get());
+        LOG.infof("console login of %s", actor.get());
+        return Response.seeOther(URI.create(Pages.HOME))
+                .header(HttpHeaders.SET_COOKIE, SessionCookie.set(session.id(), ctx.request()))
+                .build();
+    }
+
+    @POST
+    @Path("logout")
+    @Consumes({MediaType.APPLICATION_FORM_URLENCODED, MediaType.WILDCARD})
+    @Operation(hidden = true)
+    public Response logout(@FormParam(CSRF_FIELD) String field, @HeaderParam(SessionCookie.CSRF_HEADER) String header,
+            RoutingContext ctx) {
+        Session session = ConsoleGate.session(ctx);
+        if (!session.csrfMatches(header != null ? header : field)) {
+            throw AdminTokens.csrfRefused();
+        }
+        sessions.close(session.id());
+        LOG.infof("console logout of %s", session.actor());
+        return Response.seeOther(URI.create(ConsoleGate.LOGIN))
+                .header(HttpHeaders.SET_COOKIE, SessionCookie.cleared(ctx.request()))
+                .build();
+    }
+}

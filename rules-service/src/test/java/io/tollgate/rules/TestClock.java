@@ -1,0 +1,37 @@
+package io.tollgate.rules;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock that stands still until the test moves it. */
+public final class TestClock extends Clock {
+
+    private volatile Instant now;
+
+    public TestClock(Instant start) {
+        this.now = start;
+    }
+
+    /** Moves the clock forward. */
+    public void advance(Duration by) {
+        now = now.plus(by);
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+}
