@@ -345,7 +345,7 @@ class ConsoleTest {
         console.open("/console/explain");
         String row = "table#explain-result tr[data-rule-id=\"" + ruleId + "\"]";
         for (int ask = 1; ask <= 2; ask++) {
-            new Select(browser.visible("select#explain-method")).selectByValue("GET");
+            new Select(browser.visible("select#explain-method")).selectByVisibleText("GET");
             browser.type("input#explain-path", path);
             browser.type("input#explain-key", key);
             // the rows of the last answer go, so the ones waited for are this answer's

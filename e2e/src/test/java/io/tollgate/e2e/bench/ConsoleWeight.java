@@ -23,7 +23,8 @@ import io.tollgate.e2e.support.Console;
  * The driver of bench/console/run.sh (a benchmark, not a test): loads each console page in a real headless Chromium,
  * with a cold cache (emptied before the load) and then a warm one, and writes one JSON line per load: bytes
  * transferred (Navigation and Resource Timing's transferSize, the document and everything it fetched), the
- * document's domInteractive, and the page's own {@code console-ready} mark when it sets one. The login page,
+ * document's domInteractive, when its last fetch ended (its data is in), and the page's own {@code console-ready}
+ * mark when it sets one. The login page,
  * loaded without a session, is the baseline of the same service. A round of every page is run first and not
  * written, so the service's JIT is not what is measured.
  *
@@ -49,6 +50,7 @@ public final class ConsoleWeight {
                     decoded_bytes: sum('decodedBodySize'), document_transfer_bytes: nav.transferSize,
                     requests: 1 + resources.length, cached: resources.filter(r => r.transferSize === 0).length,
                     dom_interactive_ms: nav.domInteractive, load_ms: nav.loadEventEnd,
+                    settled_ms: Math.max(nav.responseEnd, ...resources.map(r => r.responseEnd)),
                     ready_ms: ready ? ready.startTime : null, path: location.pathname};
             """;
 
