@@ -97,8 +97,7 @@ OUT="$ROOT/bench/results/$STAMP-cost.md"
   echo "# What settled usage and requests in flight cost"
   echo
   echo "Command: \`KEYS=$KEYS DURATION=$DURATION WARMUP=$WARMUP ROUNDS=$ROUNDS CONNECTIONS=$CONNECTIONS THREADS=$THREADS bench/cost/run.sh\`"
-  echo "at $(git -C "$ROOT" rev-parse --short HEAD); $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GB", $2/1048576}' /proc/meminfo), $(java -version 2>&1 | head -1);"
-  echo "gateway JVM: \`$GATEWAY_JAVA_OPTS\`; load average before: $LOAD_BEFORE, after: $LOAD_AFTER."
+  run_context
   echo "wrk, the gateway, Redis and nginx share the machine's cores; one gateway, the four paths in turn, $ROUNDS rounds."
   echo
   python3 - "$WORK/runs" <<'PY'

@@ -100,8 +100,7 @@ OUT="$ROOT/bench/results/$STAMP-directory-throughput.md"
   echo "# The client directory under load: $(printf "%'d" "$CLIENTS") clients against none"
   echo
   echo "Command: \`CLIENTS=$CLIENTS KEYS=$KEYS DURATION=$DURATION WARMUP=$WARMUP ROUNDS=$ROUNDS CONNECTIONS=$CONNECTIONS THREADS=$THREADS bench/directory/throughput.sh\`"
-  echo "at $(git -C "$ROOT" rev-parse --short HEAD); $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GB", $2/1048576}' /proc/meminfo), $(java -version 2>&1 | head -1);"
-  echo "gateway JVM: \`$GATEWAY_JAVA_OPTS\`; load average before: $LOAD_BEFORE, after: $LOAD_AFTER."
+  run_context
   echo "wrk, the gateways, Redis and nginx share the machine's cores; the two gateways take turns, $ROUNDS rounds."
   echo
   python3 - "$WORK/runs" "$RSS_EMPTY" "$HEAP_EMPTY" "$RSS_FULL" "$HEAP_FULL" <<'PY'

@@ -74,6 +74,14 @@ public interface GatewayConfig {
         /** This gateway's id, sent to the rules service as {@code Tollgate-Gateway}; the host name and pid by default. */
         Optional<String> instanceId();
 
+        /**
+         * The base URL of this gateway's management interface as the rules service reaches it, sent with every call
+         * to the rules service as {@code Tollgate-Gateway-Admin} (taken only from a call with a valid admin token);
+         * by default {@code http://<quarkus.management.host>:<the port the management interface listens on>}, with
+         * 127.0.0.1 for a host of 0.0.0.0. Set it when the rules service reaches the gateway by another name.
+         */
+        Optional<URI> adminUrl();
+
         /** How long the gateway waits for a backend connection before answering 502. */
         @WithDefault("2s")
         Duration connectTimeout();

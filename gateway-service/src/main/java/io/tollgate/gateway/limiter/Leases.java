@@ -3,10 +3,12 @@ package io.tollgate.gateway.limiter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -38,8 +40,13 @@ final class Leases {
     private static final int MAX_ENTRIES = 100_000;
     /** A client not seen for this long is forgotten (its rate has decayed to nothing). */
     private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Every this many sweeps, the quiet clients are forgotten; the other sweeps visit the leases only. */
+    private static final int SWEEPS_PER_FORGETTING = 50;
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    /** The entries that hold a lease or owe tokens back: what a sweep visits. */
+    private final Set<Entry> holding = ConcurrentHashMap.newKeySet();
+    private int sweeps;
     private final GuardedStore store;
     private final LongSupplier nanoClock;
     private final IntSupplier gateways;
@@ -65,7 +72,7 @@ final class Leases {
         /** Tokens to give back that could not go back into their lease (it closed meanwhile). */
         final AtomicLong owed = new AtomicLong();
         volatile Bucket bucket;
-        volatile Lease lease;
+        final AtomicReference<Lease> lease = new AtomicReference<>();
         /** What the store last said the bucket holds; -1 before it said. */
         volatile long remaining = -1;
         volatile long resetMs;
@@ -90,7 +97,7 @@ final class Leases {
             Bucket bucket = buckets.get(i);
             Entry entry = entry(rules.get(i).id(), bucket, now);
             entry.rate.arrived(now);
-            Lease lease = entry.lease;
+            Lease lease = entry.lease.get();
             if (!all || lease == null) {
                 all = false;
                 continue;
@@ -177,7 +184,11 @@ final class Leases {
             long expires = now + LeasePlanner.leaseNanos(bucket.policy(), d.remaining() + tokens);
             Lease lease = new Lease(tokens, d.remaining(), expires);
             lease.tryTake(bucket.policy().cost(), now);
-            entry.lease = lease;
+            Lease before = entry.lease.getAndSet(lease);
+            holding.add(entry);
+            if (before != null) {
+                returnLeftover(entry, bucket, before.leftover()); // none is expected: the take gave it back
+            }
             Counter[] c = counters(rules.get(i).id());
             c[TAKEN].increment();
             c[LEASED].increment(tokens);
@@ -204,14 +215,19 @@ final class Leases {
      */
     void sweep() {
         long now = nanoClock.getAsLong();
-        boolean crowded = entries.size() > MAX_ENTRIES;
-        for (Map.Entry<String, Entry> e : entries.entrySet()) {
-            Entry entry = e.getValue();
-            Lease lease = entry.lease;
-            if (lease != null && lease.over(now)) {
+        for (Entry entry : holding) {
+            Lease lease = entry.lease.get();
+            if (lease == null || lease.over(now)) {
                 giveBack(entry, entry.bucket);
             }
-            if (entry.lease == null && !entry.taking.get()
+        }
+        boolean crowded = entries.size() > MAX_ENTRIES;
+        if (++sweeps % SWEEPS_PER_FORGETTING != 0 && !crowded) {
+            return;
+        }
+        for (Map.Entry<String, Entry> e : entries.entrySet()) {
+            Entry entry = e.getValue();
+            if (entry.lease.get() == null && !entry.taking.get()
                     && (crowded || now - entry.seenNanos > IDLE_NANOS)) {
                 entries.remove(e.getKey(), entry);
             }
@@ -220,7 +236,7 @@ final class Leases {
 
     /** Gives every lease back (the rules or the directory changed): the next requests are checked anew. */
     void dropAll() {
-        for (Entry entry : entries.values()) {
+        for (Entry entry : holding) {
             giveBack(entry, entry.bucket);
         }
     }
@@ -239,9 +255,14 @@ final class Leases {
      * {@code bucket} (the store carries it with the loop's other calls).
      */
     private void giveBack(Entry entry, Bucket bucket) {
-        Lease lease = entry.lease;
-        entry.lease = null;
-        long tokens = (lease == null ? 0 : lease.leftover()) + entry.owed.getAndSet(0);
+        holding.remove(entry); // first: a lease set meanwhile adds its entry again after
+        Lease lease = entry.lease.getAndSet(null);
+        returnLeftover(entry, bucket, lease == null ? 0 : lease.leftover());
+    }
+
+    /** Gives {@code tokens} and what refunds owe {@code entry} back to the store, as a settlement of {@code bucket}. */
+    private void returnLeftover(Entry entry, Bucket bucket, long leftover) {
+        long tokens = leftover + entry.owed.getAndSet(0);
         if (tokens == 0) {
             return;
         }
@@ -261,6 +282,7 @@ final class Leases {
                 // the lease closed meanwhile, its leftover given back without this cost: it goes back next
                 Entry entry = entry(rules.get(i).id(), buckets.get(i), nanoClock.getAsLong());
                 entry.owed.addAndGet(cost);
+                holding.add(entry); // the next sweep gives it back
             }
         }
     }
@@ -269,8 +291,8 @@ final class Leases {
     private double held() {
         long now = nanoClock.getAsLong();
         long sum = 0;
-        for (Entry entry : entries.values()) {
-            Lease lease = entry.lease;
+        for (Entry entry : holding) {
+            Lease lease = entry.lease.get();
             if (lease != null && !lease.over(now)) {
                 sum += lease.left();
             }

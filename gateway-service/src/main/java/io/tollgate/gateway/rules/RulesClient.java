@@ -19,11 +19,10 @@ import io.vertx.core.json.JsonObject;
 /**
  * Talks to the rules service: {@code GET /api/v1/rules} with {@code If-None-Match}, the pages of client
  * directory changes ({@code GET /api/v1/directory?since=}), and the {@code /api/v1/rules/watch} event stream.
- * Every call says who is asking ({@code Tollgate-Gateway}).
+ * Every call says who is asking ({@link PollHeaders}).
  */
 final class RulesClient {
 
-    static final String GATEWAY = "Tollgate-Gateway";
     static final String GATEWAYS = "Tollgate-Gateways";
     /** Said with a page of directory changes that starts from nothing: the service's changes were renumbered. */
     static final String DIRECTORY_RESET = "Tollgate-Directory-Reset";
@@ -41,13 +40,13 @@ final class RulesClient {
 
     private final HttpClient client;
     private final URI base;
-    private final String instanceId;
+    private final PollHeaders headers;
     private final long timeoutMs;
 
-    RulesClient(Vertx vertx, URI base, String instanceId, long timeoutMs) {
+    RulesClient(Vertx vertx, URI base, PollHeaders headers, long timeoutMs) {
         this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true));
         this.base = base;
-        this.instanceId = instanceId;
+        this.headers = headers;
         this.timeoutMs = timeoutMs;
     }
 
@@ -128,13 +127,14 @@ final class RulesClient {
     }
 
     private RequestOptions options(String path) {
-        return new RequestOptions()
+        RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.GET)
                 .setHost(base.getHost())
                 .setPort(base.getPort() > 0 ? base.getPort() : "https".equals(base.getScheme()) ? 443 : 80)
                 .setSsl("https".equals(base.getScheme()))
-                .setURI(path)
-                .putHeader(GATEWAY, instanceId);
+                .setURI(path);
+        headers.addTo(options);
+        return options;
     }
 
     private static Fetched answer(HttpClientResponse response, Buffer body) {

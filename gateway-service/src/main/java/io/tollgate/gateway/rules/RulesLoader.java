@@ -1,6 +1,5 @@
 package io.tollgate.gateway.rules;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.ObservesAsync;
 
 import org.jboss.logging.Logger;
 
@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.quarkus.vertx.http.HttpServerStart;
 import io.tollgate.gateway.clients.Directory;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.rules.domain.RuleCodec;
@@ -38,6 +39,9 @@ public class RulesLoader {
 
     private static final Logger LOG = Logger.getLogger(RulesLoader.class);
     private static final long RETRY_WATCH_MS = 2000;
+    /** How often, and how many times, to look for the management interface's port once the servers start. */
+    private static final long ADMIN_URL_RETRY_MS = 50;
+    private static final int ADMIN_URL_TRIES = 200;
     /** The watch stream's event for a directory change; every other event means the rules changed. */
     static final String DIRECTORY_EVENT = "directory";
 
@@ -46,6 +50,7 @@ public class RulesLoader {
     private final LiveGateways live;
     private final RuleCodec codec = new RuleCodec();
     private final RulesClient client;
+    private final PollHeaders headers;
     private final RulesSnapshot snapshot;
     private final DirectorySync directory;
     private final boolean watch;
@@ -60,12 +65,12 @@ public class RulesLoader {
     private volatile Refused refused;
 
     RulesLoader(Vertx vertx, GatewayConfig config, RuleBook book, LiveGateways live, Directory directory,
-            MeterRegistry registry) {
+            PollHeaders headers, MeterRegistry registry) {
         this.vertx = vertx;
         this.book = book;
         this.live = live;
-        String id = config.gateway().instanceId().orElseGet(() -> ManagementFactory.getRuntimeMXBean().getName());
-        this.client = new RulesClient(vertx, config.rules().url(), id, 5000);
+        this.headers = headers;
+        this.client = new RulesClient(vertx, config.rules().url(), headers, 5000);
         this.snapshot = new RulesSnapshot(Path.of(config.rules().snapshot()), codec);
         this.directory = new DirectorySync(vertx, directory, client, snapshot, config.rules().url().toString(),
                 registry);
@@ -91,6 +96,28 @@ public class RulesLoader {
                 startWatch();
             }
         });
+    }
+
+    /**
+     * The public server listens now, and the management interface does too or will in a moment: its port (a
+     * test's port 0 included) is known from then on, where it was not at start. One more poll as soon as it is
+     * tells the rules service the address at once, not a poll interval later.
+     */
+    void onListening(@ObservesAsync HttpServerStart started) {
+        announceAdminUrl(ADMIN_URL_TRIES);
+    }
+
+    private void announceAdminUrl(int triesLeft) {
+        if (stopped) {
+            return;
+        }
+        if (headers.adminUrl() != null) {
+            poll();
+        } else if (triesLeft > 0) {
+            vertx.setTimer(ADMIN_URL_RETRY_MS, t -> announceAdminUrl(triesLeft - 1));
+        } else {
+            LOG.warn("the management interface's port is still unknown: the rules service learns it at a later poll");
+        }
     }
 
     @Scheduled(every = "${tollgate.rules.poll-interval:30s}", delayed = "${tollgate.rules.poll-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)

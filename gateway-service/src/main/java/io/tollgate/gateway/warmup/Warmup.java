@@ -23,6 +23,7 @@ import io.quarkus.vertx.http.HttpServer;
 import io.quarkus.vertx.http.HttpServerStart;
 import io.tollgate.gateway.config.ConfigError;
 import io.tollgate.gateway.config.GatewayConfig;
+import io.tollgate.gateway.config.Loopback;
 import io.tollgate.gateway.limiter.RateLimiter;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -168,12 +169,8 @@ class Warmup implements HealthCheck {
 
     /** Where the gateway's own port is reached: its host, or loopback when it listens on every address. */
     private static String loopbackHost() {
-        String host = ConfigProvider.getConfig().getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0");
-        return switch (host) {
-            case "0.0.0.0" -> "127.0.0.1";
-            case "::", "[::]" -> "::1";
-            default -> host;
-        };
+        return Loopback.hostFor(
+                ConfigProvider.getConfig().getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0"));
     }
 
     private long elapsedMs() {

@@ -83,6 +83,11 @@ class UpstreamsTest {
             }
 
             @Override
+            public Optional<URI> adminUrl() {
+                return Optional.empty();
+            }
+
+            @Override
             public Duration connectTimeout() {
                 return Duration.ofSeconds(1);
             }

@@ -1,11 +1,13 @@
 package io.tollgate.gateway.rules;
 
 import static io.restassured.RestAssured.given;
+import static io.tollgate.gateway.support.GatewayControl.ADMIN;
 import static io.tollgate.gateway.support.GatewayControl.appliedVersion;
 import static io.tollgate.gateway.support.GatewayControl.awaitVersion;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
 import static io.tollgate.gateway.support.GatewayControl.management;
+import static io.tollgate.gateway.support.GatewayControl.managementPort;
 import static io.tollgate.gateway.support.GatewayControl.nextVersion;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static io.tollgate.gateway.support.GatewayControl.serve;
@@ -22,6 +24,7 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
 import io.tollgate.gateway.support.GatewayResource;
 
 /**
@@ -93,9 +96,21 @@ class RulesLoadingTest {
         RestAssured.given().baseUri(config("tollgate.rules.url")).put("/__gateways?count=3").then().statusCode(200);
         long version = install("[]");
         awaitVersion(version);
-        String seen = RestAssured.given().baseUri(config("tollgate.rules.url")).get("/__seen").asString();
-        assertThat(seen).contains("\"gateway\":\"gw-test\"");
+        JsonPath seen = RestAssured.given().baseUri(config("tollgate.rules.url")).get("/__seen").jsonPath();
+        assertThat(seen.getString("gateway")).isEqualTo("gw-test");
         assertThat(management().get("/q/health/ready").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void pollsSayWhereTheManagementInterfaceListensWithTheAdminToken() {
+        long version = install("[]");
+        awaitVersion(version);
+        JsonPath seen = RestAssured.given().baseUri(config("tollgate.rules.url")).get("/__seen").jsonPath();
+        // the port it listens on, not the configured 0 of a test; the host is quarkus.management.host's
+        assertThat(seen.getString("admin")).matches("http://(localhost|127\\.0\\.0\\.1):" + managementPort());
+        assertThat(seen.getString("authorization")).isEqualTo(ADMIN);
+        RestAssured.given().baseUri(seen.getString("admin")).header("Authorization", ADMIN)
+                .get("/tollgate/top?rule=no.such.rule").then().statusCode(404);
     }
 
     private static double refusedSets() {

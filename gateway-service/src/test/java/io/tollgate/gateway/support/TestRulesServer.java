@@ -21,7 +21,8 @@ import io.vertx.core.json.JsonObject;
  * body served (valid or not) and pushes one {@code rules} event; {@code PUT /__directory} records directory
  * changes and pushes one {@code directory} event, answering {@code {"seq": N}}; {@code DELETE /__directory}
  * forgets them all (a rebuilt database); {@code PUT /__watch?open=false} cuts every watch stream and refuses new
- * ones until {@code open=true}; {@code PUT /__gateways?count=N}; {@code GET /__seen}.
+ * ones until {@code open=true}; {@code PUT /__gateways?count=N}; {@code GET /__seen} (what the last poll of the rules said: its
+ * {@code Tollgate-Gateway}, {@code Tollgate-Gateway-Admin} and {@code Authorization}).
  */
 public final class TestRulesServer implements AutoCloseable {
 
@@ -31,6 +32,8 @@ public final class TestRulesServer implements AutoCloseable {
     private final AtomicLong version = new AtomicLong(1);
     private final AtomicLong gateways = new AtomicLong(1);
     private final AtomicReference<String> lastGateway = new AtomicReference<>("");
+    private final AtomicReference<String> lastAdmin = new AtomicReference<>("");
+    private final AtomicReference<String> lastAuthorization = new AtomicReference<>("");
     private final AtomicLong polls = new AtomicLong();
     private final List<HttpServerResponse> watchers = new CopyOnWriteArrayList<>();
     private final TestDirectory directory = new TestDirectory();
@@ -80,6 +83,8 @@ public final class TestRulesServer implements AutoCloseable {
             }
             case "/__seen" -> response.end(new JsonObject()
                     .put("gateway", lastGateway.get())
+                    .put("admin", lastAdmin.get())
+                    .put("authorization", lastAuthorization.get())
                     .put("polls", polls.get())
                     .put("watchers", watchers.size())
                     .put("directoryReads", directoryReads.get())
@@ -92,6 +97,8 @@ public final class TestRulesServer implements AutoCloseable {
         polls.incrementAndGet();
         String id = request.getHeader("Tollgate-Gateway");
         lastGateway.set(id == null ? "" : id);
+        lastAdmin.set(String.valueOf(request.getHeader("Tollgate-Gateway-Admin")));
+        lastAuthorization.set(String.valueOf(request.getHeader("Authorization")));
         String etag = "\"" + version.get() + "\"";
         response.putHeader("Tollgate-Gateways", Long.toString(gateways.get())).putHeader("ETag", etag);
         if (etag.equals(request.getHeader("If-None-Match"))) {

@@ -27,6 +27,18 @@ final class ETags {
         return Response.status(created ? 201 : 200).header(Headers.ETAG, of(version)).entity(entity).build();
     }
 
+    /** The version a strong tag names ({@code "7"} is 7), or -1 when {@code tag} is absent or names none. */
+    static long version(String tag) {
+        if (tag == null || tag.length() < 3 || !tag.startsWith("\"") || !tag.endsWith("\"")) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(tag.substring(1, tag.length() - 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     /** Whether an {@code If-None-Match} header names {@code version} (or is {@code *}). */
     static boolean noneMatchHits(String header, long version) {
         if (header == null) {

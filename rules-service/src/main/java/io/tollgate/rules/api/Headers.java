@@ -5,6 +5,11 @@ final class Headers {
 
     /** Sent by a gateway on every poll: its instance id. */
     static final String GATEWAY = "Tollgate-Gateway";
+    /**
+     * Sent by a gateway on every poll: the base URL of its management interface, taken only with an accepted
+     * admin token.
+     */
+    static final String GATEWAY_ADMIN = "Tollgate-Gateway-Admin";
     /** On every answer: how many gateways were seen within the live window. */
     static final String GATEWAYS = "Tollgate-Gateways";
     /** On a directory page that starts over from 0: the reader drops its copy first. */

@@ -47,6 +47,13 @@ public interface RulesConfig {
         /** At most this many distinct gateway ids are remembered, so a flood of made-up ids stays bounded. */
         @WithDefault("10000")
         int maxTracked();
+
+        /**
+         * A gateway silent this long is forgotten: until then {@code GET /api/v1/gateways} lists it as not live
+         * (at least the live window).
+         */
+        @WithDefault("15m")
+        Duration forgetAfter();
     }
 
     /** The watch stream. */

@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tollgate.rules.config.RulesConfig;
 
-/** The live count over a window, with a clock the test moves. */
+/** The live count over a window, what the registry remembers per gateway, with a clock the test moves. */
 class GatewayRegistryTest {
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
@@ -68,6 +68,52 @@ class GatewayRegistryTest {
         assertThat(registry.live()).isEqualTo(3);
     }
 
+    @Test
+    void remembersTheVersionHeldAndKeepsTheLastGoodAdminUrl() {
+        GatewayRegistry registry = new GatewayRegistry(clock, config(Duration.ofSeconds(60), 100),
+                new SimpleMeterRegistry());
+        registry.seen("gw-1");
+        assertThat(registry.all()).singleElement().satisfies(g -> {
+            assertThat(g.rulesVersion()).isEqualTo(GatewayRegistry.UNKNOWN_VERSION);
+            assertThat(g.adminUrl()).isNull();
+        });
+
+        registry.seen("gw-1", "http://10.0.0.7:9000/", "Bearer t");
+        registry.holds("gw-1", 7);
+        registry.seen("gw-1"); // a call without a trusted address keeps the one known
+        registry.seen("gw-1", "ftp://10.0.0.7", "Bearer t"); // not http(s): ignored
+        registry.seen("gw-1", "http://u:p@10.0.0.7:9000", "Bearer t"); // credentials in the URL: ignored
+
+        GatewayRegistry.Gateway gw = registry.all().get(0);
+        assertThat(gw.rulesVersion()).isEqualTo(7);
+        assertThat(gw.adminUrl()).isEqualTo("http://10.0.0.7:9000");
+        assertThat(gw.authorization()).isEqualTo("Bearer t");
+        registry.holds("gw-2", 7);
+        assertThat(registry.all()).hasSize(1);
+    }
+
+    @Test
+    void listsGatewaysNoLongerLiveUntilForgotten() {
+        GatewayRegistry registry = new GatewayRegistry(clock, config(Duration.ofSeconds(60), 100),
+                new SimpleMeterRegistry());
+        registry.seen("gw-1");
+        now = now.plusSeconds(61);
+        assertThat(registry.all()).singleElement().satisfies(g -> assertThat(registry.isLive(g)).isFalse());
+        now = now.plus(Duration.ofMinutes(15));
+        assertThat(registry.all()).isEmpty();
+    }
+
+    @Test
+    void aFullRegistryMakesRoomByForgettingGatewaysNoLongerLive() {
+        GatewayRegistry registry = new GatewayRegistry(clock, config(Duration.ofSeconds(60), 2),
+                new SimpleMeterRegistry());
+        registry.seen("gw-1");
+        now = now.plusSeconds(61);
+        registry.seen("gw-2");
+        registry.seen("gw-3");
+        assertThat(registry.all()).extracting(GatewayRegistry.Gateway::id).containsExactly("gw-2", "gw-3");
+    }
+
     private static RulesConfig config(Duration window, int maxTracked) {
         return new RulesConfig() {
 
@@ -99,6 +145,11 @@ class GatewayRegistryTest {
                     @Override
                     public int maxTracked() {
                         return maxTracked;
+                    }
+
+                    @Override
+                    public Duration forgetAfter() {
+                        return Duration.ofMinutes(15);
                     }
                 };
             }

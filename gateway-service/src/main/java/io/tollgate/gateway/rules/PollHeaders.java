@@ -1,0 +1,80 @@
+package io.tollgate.gateway.rules;
+
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.quarkus.vertx.http.HttpServer;
+import io.tollgate.gateway.admin.AdminConfig;
+import io.tollgate.gateway.config.GatewayConfig;
+import io.tollgate.gateway.config.Loopback;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * What every call to the rules service says about the gateway making it: its id ({@value #GATEWAY}), where its
+ * management interface is ({@value #GATEWAY_ADMIN}), and, when {@code tollgate.admin.token} is set, that token
+ * ({@code Authorization: Bearer}), without which the rules service does not take the address: nobody else can
+ * point it at a URL of their choice. The rules service calls the address with the same token for its live view.
+ */
+@ApplicationScoped
+class PollHeaders {
+
+    static final String GATEWAY = "Tollgate-Gateway";
+    static final String GATEWAY_ADMIN = "Tollgate-Gateway-Admin";
+    private static final String AUTHORIZATION = "Authorization";
+
+    private final String instanceId;
+    private final Optional<String> configuredAdminUrl;
+    private final Optional<String> authorization;
+    private final Instance<HttpServer> server;
+    private final String managementHost;
+
+    PollHeaders(GatewayConfig config, AdminConfig admin, Instance<HttpServer> server) {
+        this.instanceId = config.gateway().instanceId()
+                .orElseGet(() -> ManagementFactory.getRuntimeMXBean().getName());
+        this.configuredAdminUrl = config.gateway().adminUrl().map(PollHeaders::withoutTrailingSlash);
+        this.authorization = admin.token().filter(t -> !t.isBlank()).map(t -> "Bearer " + t);
+        this.server = server;
+        this.managementHost = Loopback.hostFor(ConfigProvider.getConfig()
+                .getOptionalValue("quarkus.management.host", String.class).orElse("0.0.0.0"));
+    }
+
+    String instanceId() {
+        return instanceId;
+    }
+
+    /**
+     * The management interface's base URL: {@code tollgate.gateway.admin-url}, else the port it listens on (known
+     * only once it listens: a test's port 0 becomes a real one then); null while unknown.
+     */
+    String adminUrl() {
+        if (configuredAdminUrl.isPresent()) {
+            return configuredAdminUrl.get();
+        }
+        int port = server.isResolvable() ? server.get().getManagementPort() : -1;
+        if (port <= 0) {
+            return null;
+        }
+        String host = managementHost.contains(":") ? "[" + managementHost + "]" : managementHost;
+        return "http://" + host + ":" + port;
+    }
+
+    void addTo(RequestOptions options) {
+        options.putHeader(GATEWAY, instanceId);
+        String adminUrl = adminUrl();
+        if (adminUrl != null) {
+            options.putHeader(GATEWAY_ADMIN, adminUrl);
+        }
+        authorization.ifPresent(value -> options.putHeader(AUTHORIZATION, value));
+    }
+
+    private static String withoutTrailingSlash(URI url) {
+        String text = url.toString();
+        return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+    }
+}

@@ -1,0 +1,155 @@
+package io.tollgate.rules.api;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import io.smallrye.mutiny.Uni;
+import io.tollgate.rules.domain.FieldError;
+import io.tollgate.rules.live.DecisionWindow;
+import io.tollgate.rules.live.FleetQueries;
+import io.tollgate.rules.live.GatewayRegistry;
+import io.tollgate.rules.live.LiveSampler;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The fleet as it runs, for operators and the console (docs/management.md, "The rules service's live view"): the
+ * gateways this service knows, the decisions per rule over the last minutes, the most rejected clients of a
+ * rule, and what each rule would do with a request now. Reads only, each behind the admin token.
+ */
+@Path("/api/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public class LiveResource {
+
+    /** The most clients {@code top} names: the gateways' sketch holds as many per rule by default. */
+    static final int MAX_TOP = 256;
+    private static final int DEFAULT_TOP = 20;
+
+    /** One gateway as {@code /api/v1/gateways} lists it. */
+    record KnownGateway(String id, @JsonProperty("rules_version") Long rulesVersion,
+            @JsonProperty("last_seen") String lastSeen, boolean live, @JsonProperty("admin_url") String adminUrl) {
+    }
+
+    /** One live gateway as {@code /api/v1/live} shows it. */
+    record LiveGateway(String id, @JsonProperty("rules_version") Long rulesVersion,
+            @JsonProperty("last_seen") String lastSeen, boolean reachable, Boolean ready, String store,
+            String breaker) {
+    }
+
+    record Live(@JsonProperty("sampled_at") Long sampledAt, @JsonProperty("step_ms") long stepMs,
+            List<LiveGateway> gateways, List<DecisionWindow.RuleSeries> rules) {
+    }
+
+    private final GatewayRegistry registry;
+    private final LiveSampler sampler;
+    private final FleetQueries fleet;
+    private final AdminTokens tokens;
+
+    LiveResource(GatewayRegistry registry, LiveSampler sampler, FleetQueries fleet, AdminTokens tokens) {
+        this.registry = registry;
+        this.sampler = sampler;
+        this.fleet = fleet;
+        this.tokens = tokens;
+    }
+
+    @GET
+    @Path("gateways")
+    @Operation(summary = "The gateways that call this service: rules version held, last seen, live, management URL")
+    public Map<String, List<KnownGateway>> gateways(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        tokens.actorFor(authorization);
+        return Map.of("gateways", registry.all().stream()
+                .map(g -> new KnownGateway(g.id(), version(g), at(g.lastSeenMs()), registry.isLive(g), g.adminUrl()))
+                .toList());
+    }
+
+    @GET
+    @Path("live")
+    @Operation(summary = "Live gateways' health and the decisions per rule over the last minutes, summed over them")
+    public Live live(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        tokens.actorFor(authorization);
+        long sampledAt = sampler.sampledAtMs();
+        List<LiveGateway> gateways = registry.all().stream()
+                .filter(registry::isLive)
+                .map(g -> {
+                    LiveSampler.Health health = sampler.health(g.id());
+                    return new LiveGateway(g.id(), version(g), at(g.lastSeenMs()), health.reachable(), health.ready(),
+                            health.store(), health.breaker());
+                })
+                .toList();
+        return new Live(sampledAt < 0 ? null : sampledAt, sampler.stepMs(), gateways, sampler.series());
+    }
+
+    @GET
+    @Path("top")
+    @Operation(summary = "The clients rejected most under a rule lately, over every live gateway")
+    public Uni<FleetQueries.Top> top(@QueryParam("rule") String rule, @QueryParam("n") String n,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        tokens.actorFor(authorization);
+        if (rule == null || rule.isBlank()) {
+            throw new ProblemException(new Problem("bad-request", "Bad query parameter", 400,
+                    "rule is required: the id of a rule", List.of(new FieldError("rule", rule, "is required"))));
+        }
+        int count = Paging.limit("n", n, DEFAULT_TOP, MAX_TOP);
+        return Uni.createFrom().completionStage(() -> fleet.top(rule, count).toCompletionStage());
+    }
+
+    @GET
+    @Path("explain")
+    @Operation(summary = "What each rule would do with a request now, without spending: one live gateway's explain")
+    public Uni<Response> explain(@Context UriInfo uri, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        tokens.actorFor(authorization);
+        return Uni.createFrom().completionStage(() -> fleet.explain(explainQuery(uri)).toCompletionStage())
+                .map(answered -> answered.map(LiveResource::explained).orElseThrow(() -> new ProblemException(
+                        new Problem("no-gateway", "No gateway reachable", 503,
+                                "no live gateway with a known management address answered"))));
+    }
+
+    /** The gateway's answer as it gave it; a 200 names the gateway too. */
+    private static Response explained(FleetQueries.Explained answer) {
+        if (answer.status() != 200) {
+            return Response.status(answer.status()).type(answer.contentType()).entity(answer.body()).build();
+        }
+        JsonObject body = new JsonObject(answer.body()).put("gateway", answer.gateway());
+        return Response.ok(body.encode(), MediaType.APPLICATION_JSON).build();
+    }
+
+    /** The parameters explain reads, and only those, for the gateway's query string. */
+    private static String explainQuery(UriInfo uri) {
+        StringJoiner query = new StringJoiner("&");
+        uri.getQueryParameters().forEach((name, values) -> {
+            boolean described = switch (name) {
+                case "method", "path", "api_key", "ip" -> true;
+                default -> name.startsWith("header.");
+            };
+            if (described) {
+                values.forEach(v -> query.add(FleetQueries.encode(name) + "=" + FleetQueries.encode(v)));
+            }
+        });
+        return query.toString();
+    }
+
+    private static Long version(GatewayRegistry.Gateway gateway) {
+        return gateway.rulesVersion() == GatewayRegistry.UNKNOWN_VERSION ? null : gateway.rulesVersion();
+    }
+
+    /** Epoch milliseconds as RFC 3339 in UTC. */
+    private static String at(long epochMs) {
+        return Instant.ofEpochMilli(epochMs).toString();
+    }
+}
