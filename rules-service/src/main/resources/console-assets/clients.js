@@ -37,7 +37,7 @@ function render() {
   const overrides = Object.entries(entry.overrides || {});
   fill($('#overrides tbody'), overrides.length ? overrides.map(([rule, policy]) => h('tr', { 'data-rule-id': rule },
     h('th', { scope: 'row' }, h('code', {}, rule)),
-    h('td', { class: 'num' }, policy.limit ?? ''), h('td', {}, policy.period ?? ''), h('td', { class: 'num' }, policy.burst ?? ''),
+    h('td', { class: 'num' }, policy.limit ?? ''), h('td', {}, policy.period ?? 'the rule\'s'), h('td', { class: 'num' }, policy.burst ?? ''),
     h('td', {}, h('button', { type: 'button', class: 'remove-override secondary', 'aria-label': `Remove the override of ${rule}`,
       on: { click: () => write((e) => delete e.overrides[rule]) } }, 'Remove'))))
     : h('tr', {}, h('td', { colspan: 5, class: 'hint' }, 'No overrides: the plan or the rule decides.')));

@@ -38,8 +38,10 @@ async function dryRun() {
     const answer = await call('PUT', '/api/v1/rules?dry_run=true', { body, type: type(body) });
     fill(result, changes(answer.data));
     result.className = 'ok';
-    checked = { text: body, etag: answer.etag };
-    apply.disabled = !answer.data.created.length && !answer.data.changed.length && !answer.data.deleted.length;
+    const changing = answer.data.created.length + answer.data.changed.length + answer.data.deleted.length > 0;
+    // a dry run that changes something answers the version it would make: the set is one before it now
+    checked = { text: body, etag: `"${changing ? answer.data.version - 1 : answer.data.version}"` };
+    apply.disabled = !changing;
   } catch (e) {
     result.className = 'error';
     showError(result, e);

@@ -2,7 +2,7 @@
 import { get, seg } from './api.js';
 import { h, fill, $, showError } from './dom.js';
 
-const matches = (rule) => `${(rule.match?.methods || ['any method']).join(', ')} ${rule.match?.path || '/**'}`;
+const matches = (rule) => `${rule.match?.methods?.length ? rule.match.methods.join(', ') : 'any method'} ${rule.match?.path || '/**'}`;
 
 function policy(rule) {
   const per = rule.algorithm === 'concurrency' ? 'in flight' : `per ${rule.period}`;
