@@ -70,15 +70,18 @@ class ConsoleTest {
         public void testFailed(ExtensionContext context, Throwable cause) {
             if (browser != null) {
                 browser.screenshot("console-failed-" + context.getRequiredTestMethod().getName());
-                LOG.infof("the browser's console when %s failed:%n  %s", context.getDisplayName(),
-                        String.join("\n  ", browser.consoleLines()));
+                LOG.infof("the browser's console when %s failed:%n  %s%nthe gateways: %s%nlive: %s",
+                        context.getDisplayName(), String.join("\n  ", browser.consoleLines()), admin("/api/v1/gateways"),
+                        admin("/api/v1/live"));
             }
         }
     };
 
     @BeforeAll
     static void start() {
-        stack = Stack.start(1, Map.of());
+        // the stack counts a gateway live for 10 s after its last poll (TOLLGATE_GATEWAYS_LIVE_WINDOW): the live view
+        // and explain reach only live gateways, so this one polls well within that, not every 30 s as by default
+        stack = Stack.start(1, Map.of("TOLLGATE_RULES_POLL_INTERVAL", "2s"));
         browser = new Browser();
         console = new Console(browser, stack.rulesService().url(""));
         console.login(Stack.ADMIN_TOKEN);
@@ -317,10 +320,11 @@ class ConsoleTest {
 
         console.open("/console/live");
         String gateway = "tr[data-gateway-id=\"gateway-1\"]";
-        browser.until(gateway + " on the version in force", LIVE, d -> !browser.all(gateway).isEmpty()
-                && browser.visible(gateway + " .rules-version").getText().contains(Long.toString(stack.rulesVersion())));
-        assertThat(browser.visible(gateway + " .store").getText()).containsIgnoringCase("up");
-        assertThat(browser.visible(gateway + " .breaker").getText()).containsIgnoringCase("closed");
+        // the rules service reads the gateway every tollgate.live.step (10 s): its health comes with the first read
+        browser.until(gateway + " on the version in force, store up, breaker closed", LIVE, d -> !browser.all(gateway).isEmpty()
+                && browser.visible(gateway + " .rules-version").getText().contains(Long.toString(stack.rulesVersion()))
+                && browser.visible(gateway + " .store").getText().equals("up")
+                && browser.visible(gateway + " .breaker").getText().equals("closed"));
         String row = "table#decisions tr[data-rule-id=\"" + ruleId + "\"]";
         browser.until("the rule's rejections", LIVE, d -> !browser.all(row).isEmpty()
                 && number(browser.visible(row + " .rejected")) >= 2);
@@ -420,6 +424,11 @@ class ConsoleTest {
     /** The statuses of {@code n} GETs of {@code path} with {@code key} through the gateway, one after another. */
     private static List<Integer> statuses(int n, String path, String key) {
         return IntStream.range(0, n).mapToObj(i -> stack.call(0, "GET", path, key).statusCode()).toList();
+    }
+
+    /** The body of a GET of the rules service's API with the admin token. */
+    private static String admin(String path) {
+        return Http.get(stack.rulesService().url(path), Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN)).body();
     }
 
     private static HttpResponse<String> rule(String id) {
