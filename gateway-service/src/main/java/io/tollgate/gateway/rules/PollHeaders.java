@@ -9,6 +9,7 @@ import jakarta.enterprise.inject.Instance;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.vertx.http.HttpServer;
 import io.tollgate.gateway.admin.AdminConfig;
 import io.tollgate.gateway.config.GatewayConfig;
@@ -33,6 +34,7 @@ class PollHeaders {
     private final Optional<String> authorization;
     private final Instance<HttpServer> server;
     private final String managementHost;
+    private final int configuredManagementPort;
 
     PollHeaders(GatewayConfig config, AdminConfig admin, Instance<HttpServer> server) {
         this.instanceId = config.gateway().instanceId()
@@ -42,6 +44,8 @@ class PollHeaders {
         this.server = server;
         this.managementHost = Loopback.hostFor(ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.management.host", String.class).orElse("0.0.0.0"));
+        String portKey = LaunchMode.current() == LaunchMode.TEST ? "quarkus.management.test-port" : "quarkus.management.port";
+        this.configuredManagementPort = ConfigProvider.getConfig().getOptionalValue(portKey, Integer.class).orElse(0);
     }
 
     String instanceId() {
@@ -49,14 +53,18 @@ class PollHeaders {
     }
 
     /**
-     * The management interface's base URL: {@code tollgate.gateway.admin-url}, else the port it listens on (known
-     * only once it listens: a test's port 0 becomes a real one then); null while unknown.
+     * The management interface's base URL: {@code tollgate.gateway.admin-url}, else the port it listens on: the
+     * configured one, or for port 0 (tests) the one chosen, known only once it listens; null while unknown.
      */
     String adminUrl() {
         if (configuredAdminUrl.isPresent()) {
             return configuredAdminUrl.get();
         }
+        // Quarkus registers the port it listens on only when it chose it (port 0); otherwise it is the configured one
         int port = server.isResolvable() ? server.get().getManagementPort() : -1;
+        if (port <= 0) {
+            port = configuredManagementPort;
+        }
         if (port <= 0) {
             return null;
         }
