@@ -11,13 +11,13 @@ const error = $('#live-error');
 const when = (at) => (at ? new Date(at).toLocaleTimeString() : '—');
 
 function gatewayRow(g) {
-  const bad = (good) => ({ class: good ? 'state-good' : 'state-bad' });
+  const state = (name, good) => ({ class: `${name} ${good ? 'state-good' : 'state-bad'}` });
   return h('tr', { 'data-gateway-id': g.id },
     h('th', { scope: 'row' }, h('code', {}, g.id), g.reachable === false ? h('span', { class: 'state-bad' }, ' (unreachable)') : null),
     h('td', { class: 'rules-version num' }, g.rules_version ?? '—'),
     h('td', { class: 'last-seen' }, when(g.last_seen)),
-    h('td', { class: 'store', ...bad(g.store === 'up') }, g.store ?? '—'),
-    h('td', { class: 'breaker', ...bad(g.breaker === 'closed') }, g.breaker ?? '—'));
+    h('td', state('store', g.store === 'up'), g.store ?? '—'),
+    h('td', state('breaker', g.breaker === 'closed'), g.breaker ?? '—'));
 }
 
 function decisionRow(rule, i) {

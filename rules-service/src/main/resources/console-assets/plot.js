@@ -1,6 +1,6 @@
 // A small line plot drawn by hand in SVG: one line per series, a time axis and a count axis.
 const SVG = 'http://www.w3.org/2000/svg';
-const W = 720;
+const W = 960;
 const H = 240;
 const PAD = { left: 44, right: 8, top: 10, bottom: 22 };
 
