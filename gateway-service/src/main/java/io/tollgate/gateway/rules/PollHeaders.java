@@ -48,10 +48,6 @@ class PollHeaders {
         this.configuredManagementPort = ConfigProvider.getConfig().getOptionalValue(portKey, Integer.class).orElse(0);
     }
 
-    String instanceId() {
-        return instanceId;
-    }
-
     /**
      * The management interface's base URL: {@code tollgate.gateway.admin-url}, else the port it listens on: the
      * configured one, or for port 0 (tests) the one chosen, known only once it listens; null while unknown.
