@@ -49,7 +49,7 @@ class HttpEdge {
         HttpServerRequest request = ctx.request();
         String id = request.getHeader(Headers.GATEWAY);
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-        gateways.seen(id, trustedAdminUrl(request.getHeader(Headers.GATEWAY_ADMIN), authorization), authorization);
+        gateways.seen(id, trustedAdminUrl(request.getHeader(Headers.GATEWAY_ADMIN), request), authorization);
         boolean pollOfRules = id != null && request.method() == HttpMethod.GET && RULES.equals(request.path());
         ctx.addHeadersEndHandler(v -> {
             HttpServerResponse response = ctx.response();
@@ -65,12 +65,13 @@ class HttpEdge {
      * The management address a gateway gives, if the call's admin token is accepted; null otherwise, so nobody
      * can point this service at a URL of their choice. A wrong token does not fail the call: reads are open.
      */
-    private String trustedAdminUrl(String adminUrl, String authorization) {
+    private String trustedAdminUrl(String adminUrl, HttpServerRequest request) {
         if (adminUrl == null) {
             return null;
         }
         try {
-            tokens.actorFor(authorization);
+            // the request itself, not the request-scoped one: this route runs before any request context is active
+            tokens.actorFor(request);
             return adminUrl;
         } catch (ProblemException refused) {
             LOG.debugf("a gateway's management address not taken: %s", refused.getMessage());
