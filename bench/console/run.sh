@@ -22,18 +22,17 @@ PG_PORT=${PG_PORT:-5432}
 RULES_JAVA_OPTS=${RULES_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx64m -XX:TrimNativeHeapInterval=1000 -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1 -XX:TieredStopAtLevel=1"}
 DB=tollgate_bench_console_$$
 TOKEN=bench-console-token
-JAR="$ROOT/rules-service/target/quarkus-app/quarkus-run.jar"
+# shellcheck source=../rules-service/lib.sh
+. "$ROOT/bench/rules-service/lib.sh"
 
 for tool in java chromium chromedriver curl python3 createdb dropdb; do
   command -v "$tool" >/dev/null || { echo "missing $tool on PATH (chromium, chromedriver: apt-get install chromium chromium-driver)" >&2; exit 1; }
 done
-[ -f "$JAR" ] || { echo "no $JAR: ./mvnw -B install -DskipTests" >&2; exit 1; }
+[ -f "$RULES_JAR" ] || { echo "no $RULES_JAR: ./mvnw -B install -DskipTests" >&2; exit 1; }
 
 WORK=$(mktemp -d)
-PID=
 cleanup() {
-  if [ -n "$PID" ]; then kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi
-  dropdb -h "$PG_HOST" -p "$PG_PORT" -U postgres --if-exists "$DB" || true
+  stop_rules_service
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -42,23 +41,8 @@ trap cleanup EXIT
   -Dmdep.outputFile="$WORK/classpath.txt" >"$WORK/build.log" 2>&1) \
   || { cat "$WORK/build.log" >&2; echo "build failed: install the modules first: ./mvnw -B install -DskipTests" >&2; exit 1; }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-PORT=$(free_port)
-MANAGEMENT_PORT=$(free_port)
-createdb -h "$PG_HOST" -p "$PG_PORT" -U postgres "$DB"
 # shellcheck disable=SC2086 # the options are words
-QUARKUS_HTTP_PORT=$PORT QUARKUS_MANAGEMENT_PORT=$MANAGEMENT_PORT \
-QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PG_HOST:$PG_PORT/$DB" \
-QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/$DB" \
-TOLLGATE_ADMIN_TOKEN=$TOKEN MALLOC_ARENA_MAX=2 \
-  java $RULES_JAVA_OPTS -jar "$JAR" >"$WORK/rules-service.log" 2>&1 &
-PID=$!
-BASE=http://127.0.0.1:$PORT
-for _ in $(seq 1 120); do
-  curl -fs "http://127.0.0.1:$MANAGEMENT_PORT/q/health/ready" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -fs "http://127.0.0.1:$MANAGEMENT_PORT/q/health/ready" >/dev/null || { cat "$WORK/rules-service.log" >&2; exit 1; }
+MALLOC_ARENA_MAX=2 start_rules_service "$WORK/rules-service.log" $RULES_JAVA_OPTS
 
 # what the pages show: a realistic small set of 20 rules, one of them edited (a history of two revisions),
 # a tenant with a client that has an override

@@ -21,7 +21,8 @@ PG_HOST=${PG_HOST:-127.0.0.1}
 PG_PORT=${PG_PORT:-5432}
 DB=tollgate_bench_dir_$$
 TOKEN=bench-token
-JAR="$ROOT/rules-service/target/quarkus-app/quarkus-run.jar"
+# shellcheck source=../rules-service/lib.sh
+. "$ROOT/bench/rules-service/lib.sh"
 HELPER="$ROOT/bench/directory/directory.py"
 WORK=$(mktemp -d)
 STARTED=$(date -u +%Y-%m-%dT%H%MZ)
@@ -29,18 +30,12 @@ STARTED=$(date -u +%Y-%m-%dT%H%MZ)
 for tool in java curl python3 createdb dropdb psql; do
   command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }
 done
-if [ ! -f "$JAR" ]; then
+if [ ! -f "$RULES_JAR" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl rules-service -am package -DskipTests)
 fi
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-PORT=$(free_port)
-MANAGEMENT_PORT=$(free_port)
-createdb -h "$PG_HOST" -p "$PG_PORT" -U postgres "$DB"
-PID=
 cleanup() {
-  if [ -n "$PID" ]; then kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi
-  dropdb -h "$PG_HOST" -p "$PG_PORT" -U postgres --if-exists "$DB" || true
+  stop_rules_service
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -50,19 +45,7 @@ python3 "$HELPER" generate "$CLIENTS" "$TENANTS" "$WORK/clients.ndjson"
 BYTES=$(stat -c %s "$WORK/clients.ndjson")
 
 # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
-QUARKUS_HTTP_PORT=$PORT \
-QUARKUS_MANAGEMENT_PORT=$MANAGEMENT_PORT \
-QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PG_HOST:$PG_PORT/$DB" \
-QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/$DB" \
-TOLLGATE_ADMIN_TOKEN=$TOKEN \
-  java $JAVA_OPTS -jar "$JAR" >"$WORK/service.log" 2>&1 &
-PID=$!
-BASE=http://127.0.0.1:$PORT
-for _ in $(seq 1 240); do
-  curl -fs "$BASE/api/v1/rules" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -fs "$BASE/api/v1/rules" >/dev/null || { cat "$WORK/service.log"; exit 1; }
+start_rules_service "$WORK/service.log" $JAVA_OPTS
 
 # the rules the clients' plans and overrides name
 for rule in \
@@ -95,7 +78,7 @@ AGAIN=$(run_import "")
 echo "reading the whole directory" >&2
 read -r PAGES ENTRIES READ_SECONDS LAST_SEQ <<<"$(python3 "$HELPER" read-all "$BASE" "$PAGE")"
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
-RSS_KB=$(ps -o rss= -p "$PID" | tr -d ' ')
+RSS_KB=$(ps -o rss= -p "$RULES_PID" | tr -d ' ')
 STEPS=$(grep -o 'client import by .*' "$WORK/service.log" | sed 's/^/    /')
 
 RESULT="$ROOT/bench/results/$STARTED-directory-import.md"

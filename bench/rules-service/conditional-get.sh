@@ -17,39 +17,21 @@ PG_HOST=${PG_HOST:-127.0.0.1}
 PG_PORT=${PG_PORT:-5432}
 DB=tollgate_bench_$$
 TOKEN=bench-token
-JAR="$ROOT/rules-service/target/quarkus-app/quarkus-run.jar"
+# shellcheck source=lib.sh
+. "$ROOT/bench/rules-service/lib.sh"
 LOG=$(mktemp)
 
 command -v wrk >/dev/null || { echo "wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
-if [ ! -f "$JAR" ]; then
+if [ ! -f "$RULES_JAR" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl rules-service package -DskipTests)
 fi
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-PORT=$(free_port)
-MANAGEMENT_PORT=$(free_port)
-createdb -h "$PG_HOST" -p "$PG_PORT" -U postgres "$DB"
-PID=
 cleanup() {
-  if [ -n "$PID" ]; then kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi
-  dropdb -h "$PG_HOST" -p "$PG_PORT" -U postgres --if-exists "$DB" || true
+  stop_rules_service
   rm -f "$LOG"
 }
 trap cleanup EXIT
-
-QUARKUS_HTTP_PORT=$PORT QUARKUS_MANAGEMENT_PORT=$MANAGEMENT_PORT \
-QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PG_HOST:$PG_PORT/$DB" \
-QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/$DB" \
-TOLLGATE_ADMIN_TOKEN=$TOKEN \
-  java -jar "$JAR" >"$LOG" 2>&1 &
-PID=$!
-BASE=http://127.0.0.1:$PORT
-MANAGEMENT=http://127.0.0.1:$MANAGEMENT_PORT
-for _ in $(seq 1 120); do
-  curl -fs "$MANAGEMENT/q/health/ready" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -fs "$MANAGEMENT/q/health/ready" >/dev/null || { cat "$LOG"; exit 1; }
+start_rules_service "$LOG"
 
 # a realistic small set: 20 rules
 for i in $(seq 1 20); do

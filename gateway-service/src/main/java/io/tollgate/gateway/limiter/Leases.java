@@ -92,6 +92,7 @@ final class Leases {
     Decision[] admit(List<Rule> rules, List<Bucket> buckets) {
         long now = nanoClock.getAsLong();
         Lease[] used = null;
+        Entry[] held = null;
         boolean all = true;
         for (int i = 0; i < buckets.size(); i++) {
             Bucket bucket = buckets.get(i);
@@ -111,8 +112,12 @@ final class Leases {
                 all = false;
                 continue;
             }
-            used = used != null ? used : new Lease[buckets.size()];
+            if (used == null) {
+                used = new Lease[buckets.size()];
+                held = new Entry[buckets.size()];
+            }
             used[i] = lease;
+            held[i] = entry;
         }
         if (!all) {
             if (used != null) {
@@ -122,8 +127,7 @@ final class Leases {
         }
         Decision[] out = new Decision[buckets.size()];
         for (int i = 0; i < out.length; i++) {
-            Entry entry = entries.get(buckets.get(i).key());
-            out[i] = new Decision(true, used[i].remaining(), 0, entry == null ? 0 : entry.resetMs);
+            out[i] = new Decision(true, used[i].remaining(), 0, held[i].resetMs);
             counters(rules.get(i).id())[CHECKS].increment();
         }
         return out;

@@ -45,8 +45,9 @@ public final class LocalRate {
         if (!seen) {
             return 0;
         }
-        double latest = PER_SECOND * Math.exp(-(double) Math.max(0, nowNanos - atNanos) / TAU_NANOS);
-        return Math.max(0, decayed(nowNanos) - latest);
+        // the estimate just before the latest arrival, decayed since: both decay by the same factor
+        long elapsed = Math.max(0, nowNanos - atNanos);
+        return Math.max(0, perSecond - PER_SECOND) * Math.exp(-(double) elapsed / TAU_NANOS);
     }
 
     private double decayed(long nowNanos) {
