@@ -121,6 +121,15 @@ has_management() {
 # the rules of $WORK/rules.json (its own snapshot copy), ready and limiting GET /limited/x of the API key
 # "bench"; GW_PORT[NAME], GW_MGMT[NAME] (where /q/health and /q/metrics are), GW_PID[NAME]
 declare -A GW_PORT GW_MGMT GW_PID
+# profiler_agent: async-profiler 4.2 (Maven Central; Linux x86_64) unpacked under $WORK, and $WORK/profiles made
+# for the stacks; prints the agent's path, for -agentpath (loaded idle, started and stopped through jcmd)
+profiler_agent() {
+  "$ROOT/mvnw" -B -q -N -f "$ROOT/pom.xml" dependency:copy -Dartifact=tools.profiler:async-profiler:4.2:jar:linux-x64 \
+    -DoutputDirectory="$WORK/ap" >&2
+  unzip -q -o "$WORK"/ap/async-profiler-*.jar 'linux-x64/*' -d "$WORK/ap"
+  mkdir -p "$WORK/profiles"
+  echo "$WORK/ap/linux-x64/libasyncProfiler.so"
+}
 launch_gateway() { # NAME JAR JAVA_OPTS: started, not yet ready
   local name=$1 jar=$2 opts=$3 port management
   port=$(free_port)

@@ -62,13 +62,9 @@ PROXY=$(free_port)
 
 if [ -n "$PROFILE" ]; then
   # loaded idle with each gateway; started and stopped through jcmd around each timed run (see run)
-  "$ROOT/mvnw" -B -q -N -f "$ROOT/pom.xml" dependency:copy -Dartifact=tools.profiler:async-profiler:4.2:jar:linux-x64 \
-    -DoutputDirectory="$WORK/ap" >&2
-  unzip -q -o "$WORK"/ap/async-profiler-*.jar 'linux-x64/*' -d "$WORK/ap"
-  AGENT="$WORK/ap/linux-x64/libasyncProfiler.so"
+  AGENT=$(profiler_agent)
   GATEWAY_JAVA_OPTS="$GATEWAY_JAVA_OPTS -agentpath:$AGENT"
   BASELINE_JAVA_OPTS="$BASELINE_JAVA_OPTS -agentpath:$AGENT"
-  mkdir -p "$WORK/profiles"
 fi
 # profiler GW start|stop FILE: jcmd's parser splits name=value pairs, so the options go inside quotes
 profiler() {

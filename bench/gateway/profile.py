@@ -1,8 +1,9 @@
 """Where a gateway's CPU goes per request, from async-profiler's collapsed stacks, as Markdown.
 
-Usage: profile.py <results> <profiles-dir> <interval>; <results> holds limiter-overhead.sh's run() rows
+Usage: profile.py <results> <profiles-dir> <interval> [<pairs>]; <results> holds the bench's run() rows
 (path req/s p50 p99 requests ...), <profiles-dir> one <path>.<round>.collapsed per timed run (CPU-time
-samples, one every <interval>, e.g. 1ms). Each sample is charged to an owner:
+samples, one every <interval>, e.g. 1ms); <pairs> the columns of differences, baseline:variant separated by
+commas (default off:on,base-off:base-on, limiter-overhead.sh's). Each sample is charged to an owner:
 - the innermost frame of Tollgate's own code, the Redis client or Micrometer (so a socket write the limiter
   asks for is the limiter's, and the proxying that the limiter's answer continues into is the proxy's);
 - else the innermost layer of the HTTP stack it is in (Vert.x HTTP client or server, router, Netty);
@@ -63,6 +64,7 @@ def interval_us(text):
 
 
 results, directory, interval = sys.argv[1], sys.argv[2], interval_us(sys.argv[3])
+pairs = [tuple(p.split(":")) for p in (sys.argv[4] if len(sys.argv) > 4 else "off:on,base-off:base-on").split(",")]
 requests = collections.Counter()
 rows = [line.split() for line in open(results)]
 samples = collections.defaultdict(collections.Counter)  # path -> (owner, kernel?) -> samples
@@ -77,7 +79,8 @@ for name in sorted(os.listdir(directory)):
         frames = stack.split(";")
         samples[path][(owner(frames), bool(KERNEL.search(frames[-1])))] += int(n)
 
-paths = [p for p in ("base-off", "base-on", "off", "on") if requests[p]]
+order = [p for pair in pairs for p in pair]
+paths = sorted((p for p in requests if requests[p]), key=lambda p: order.index(p) if p in order else len(order))
 names = sorted({o for p in paths for o, _ in samples[p]},
                key=lambda o: -max(samples[p][(o, False)] + samples[p][(o, True)] for p in paths))
 
@@ -87,7 +90,7 @@ def per_request(p, o, kernel=None):
     return n * interval / requests[p]
 
 
-diffs = [(a, b) for a, b in (("off", "on"), ("base-off", "base-on")) if a in paths and b in paths]
+diffs = [(a, b) for a, b in pairs if a in paths and b in paths]
 print("| owner | " + " | ".join(f"{p} µs/req (kernel)" for p in paths)
       + "".join(f" | {b} − {a}" for a, b in diffs) + " |")
 print("|---" * (1 + len(paths) + len(diffs)) + "|")

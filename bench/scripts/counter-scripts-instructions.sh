@@ -101,6 +101,18 @@ for ((i = 1; i <= GROUP; i++)); do
   group_args+=(token_bucket 100 1000 100 1)
   group_counts+=(1)
 done
+# the same GROUP keys settled together (s-3 each, the gateway's coalesced settlements); and the floor of any
+# settlement that updates the bucket in place: per key a GET and a SET ... PXAT, no logic, the same arguments
+settle_args=()
+for ((i = 1; i <= GROUP; i++)); do settle_args+=(token_bucket 100 1000 100 s-3); done
+GROUP_FLOOR=$(load "local t = redis.call('TIME') for i = 1, #KEYS do redis.call('GET', KEYS[i]) \
+redis.call('SET', KEYS[i], 'xxxxxxxxxxxxxxxxxxxxxxxxx', 'PXAT', string.format('%d', t[1] * 1000 + 60000)) end return { 1, 0, 0, 0 }")
+GROUP_EMPTY=$(load "return { 1, 0, 0, 0 }")
+if [[ "$CLUSTER" != yes ]]; then
+  per_call group_settle EVALSHA "$CHECK" "$GROUP" "${group_keys[@]}" '' "${settle_args[@]}" "${group_counts[@]}"
+  per_call group_floor EVALSHA "$GROUP_FLOOR" "$GROUP" "${group_keys[@]}" '' "${group_args[@]}" "${group_counts[@]}"
+  per_call group_empty EVALSHA "$GROUP_EMPTY" "$GROUP" "${group_keys[@]}" '' "${group_args[@]}" "${group_counts[@]}"
+fi
 if [[ "$CLUSTER" == yes ]]; then
   ON_NODE=$(load "$(check_script check_on_node)")
   per_call group EVALSHA "$ON_NODE" 1 "${group_keys[0]}" "$((GROUP - 1))" "${group_keys[@]:1}" '' \
@@ -128,6 +140,12 @@ row "settlement (token_bucket, s-3), ÷ its check's: $(awk -v a="${IR[settle]}" 
 printf '| %s (token_bucket), %s clients together in one call: per check | %s | %s |\n' "$GROUP_FORM" "$GROUP" \
   "$(awk -v a="${IR[group]}" -v g="$GROUP" 'BEGIN { printf "%.0f", a / g }')" \
   "$(awk -v a="${IR[group]}" -v g="$GROUP" -v b="${IR[floor]}" 'BEGIN { printf "%.2f", a / g / b }')"
+if [[ "$CLUSTER" != yes ]]; then
+  per_key() { awk -v a="${IR[$1]}" -v g="$GROUP" -v b="${IR[floor]}" 'BEGIN { printf "%.0f | %.2f", a / g, a / g / b }'; }
+  printf '| check, %s settlements (token_bucket, s-3) together in one call: per settlement | %s |\n' "$GROUP" "$(per_key group_settle)"
+  printf '| %s keys in one call, each a GET and a SET ... PXAT, no logic: per key | %s |\n' "$GROUP" "$(per_key group_floor)"
+  printf '| %s keys in one call, an empty script: per key | %s |\n' "$GROUP" "$(per_key group_empty)"
+fi
 echo
 echo "callgrind, $CALLS calls each after 500 warm-up calls, redis-benchmark -c 1 -r $KEYSPACE; cluster mode: $CLUSTER;" \
   "$(redis-server --version | awk '{print $3}'); $(date -u '+%Y-%m-%d %H:%M UTC'); check script $(cli SCRIPT LOAD "$SCRIPT" | cut -c1-12)"
