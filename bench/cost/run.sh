@@ -4,7 +4,8 @@
 #   plain     token bucket, cost 1 (the baseline)
 #   settled   token bucket, cost 10, settle json:/usage/total_tokens (the backend answers 7: every request
 #             gives 3 back, so every request is settled by a call)
-#   header    the same, settled from the answer's X-Usage header (7): the settlement without the body's scan
+#   header    the same, settled from the answer's X-Usage header (7; every path's answer carries it, and the same
+#             body): the settlement without the body's scan
 #   bucket    token bucket, cost 1 (the baseline of the concurrency rule: the same as plain, measured apart)
 #   inflight  concurrency, limit 1,000,000 (a slot taken per request, given back when its answer ends)
 # ROUNDS rounds after a warm-up of each path, the order rotating from round to round. Per path and round:
@@ -51,8 +52,8 @@ fi
 
 BACKEND=$(free_port)
 nginx_conf backend "server { listen 127.0.0.1:$BACKEND;
-  location /header/ { default_type application/json; add_header X-Usage 7; return 200 '{\"id\":\"c\"}'; }
-  location / { default_type application/json; return 200 '{\"id\":\"c\",\"choices\":[{\"message\":{\"content\":\"ok\"}}],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4,\"total_tokens\":7}}'; } }"
+  location / { default_type application/json; add_header X-Usage 7;
+    return 200 '{\"id\":\"c\",\"choices\":[{\"message\":{\"content\":\"ok\"}}],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4,\"total_tokens\":7}}'; } }"
 start_store standalone
 cat >"$WORK/rules.json" <<JSON
 {"version":1,"rules":[

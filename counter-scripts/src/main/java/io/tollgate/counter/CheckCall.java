@@ -3,6 +3,7 @@ package io.tollgate.counter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.IntFunction;
 
 /**
  * The KEYS and ARGV of one call of the {@code check} script, and the parser of its reply: the one
@@ -36,6 +37,15 @@ public record CheckCall(List<String> keys, List<String> args) {
      * at once
      */
     public static CheckCall of(List<String> keys, List<Policy> policies, OptionalLong nowMicros) {
+        return new CheckCall(keys, args(keys, policies, nowMicros, i -> {
+            long cost = policies.get(i).cost();
+            return cost == 1 ? "1" : Long.toString(cost);
+        }));
+    }
+
+    /** ARGV: now, then per key i its algorithm, limit, period_ms, burst and {@code cost.apply(i)}. */
+    private static List<String> args(List<String> keys, List<Policy> policies, OptionalLong nowMicros,
+            IntFunction<String> cost) {
         if (keys.isEmpty() || keys.size() != policies.size()) {
             throw new IllegalArgumentException(
                     "need one policy per key and at least one key, got " + keys.size() + " keys, " + policies.size()
@@ -43,14 +53,15 @@ public record CheckCall(List<String> keys, List<String> args) {
         }
         List<String> args = new ArrayList<>(1 + PER_KEY * policies.size());
         args.add(nowMicros.isPresent() ? Long.toString(nowMicros.getAsLong()) : "");
-        for (Policy policy : policies) {
+        for (int i = 0; i < policies.size(); i++) {
+            Policy policy = policies.get(i);
             args.add(policy.algorithm().wireName());
             args.add(Long.toString(policy.limit()));
             args.add(Long.toString(policy.periodMs()));
             args.add(Long.toString(policy.burst()));
-            args.add(policy.cost() == 1 ? "1" : Long.toString(policy.cost()));
+            args.add(cost.apply(i));
         }
-        return new CheckCall(keys, args);
+        return args;
     }
 
     /**
@@ -76,12 +87,7 @@ public record CheckCall(List<String> keys, List<String> args) {
                     + deltas.size() + " deltas");
         }
         checkSettled(policies, deltas);
-        CheckCall call = of(keys, policies, nowMicros);
-        List<String> args = new ArrayList<>(call.args);
-        for (int i = 0; i < deltas.size(); i++) {
-            args.set(PER_KEY * (i + 1), "s" + deltas.get(i));
-        }
-        return new CheckCall(call.keys, args);
+        return new CheckCall(keys, args(keys, policies, nowMicros, i -> "s" + deltas.get(i)));
     }
 
     /**

@@ -85,11 +85,48 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until the primary at {@code address} has every write so far on at least one replica
-     * ({@code WAIT 1}, at most 5 s): how many replicas have them.
+     * Waits until the primary at {@code address} has every write so far on at least one replica (at most 5 s):
+     * how many replicas have them, by the offsets they acknowledged ({@code INFO replication}) against the
+     * primary's own. ({@code WAIT} would not do: it waits for the writes of its own connection, and a connection
+     * of its own has written nothing, so it answers at once.) A replica acknowledges once a second, or when asked.
      */
     public long replicated(String address) {
-        return (Long) call(node(address).port(), "WAIT", "1", "5000");
+        int port = node(address).port();
+        long written = replicationField(port, "master_repl_offset");
+        try {
+            Awaitility.await("a replica of " + address + " at offset " + written)
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> replicasAt(port, written) >= 1);
+        } catch (org.awaitility.core.ConditionTimeoutException notYet) {
+            // answered below: how many have them
+        }
+        return replicasAt(port, written);
+    }
+
+    /** How many replicas of the primary at {@code port} acknowledged at least {@code offset}. */
+    private static long replicasAt(int port, long offset) {
+        return replication(port).lines()
+                .filter(line -> line.matches("slave\\d+:.*"))
+                .map(line -> line.replaceAll(".*offset=(\\d+).*", "$1"))
+                .filter(acked -> Long.parseLong(acked) >= offset)
+                .count();
+    }
+
+    private static long replicationField(int port, String name) {
+        return replication(port).lines()
+                .filter(line -> line.startsWith(name + ":"))
+                .mapToLong(line -> Long.parseLong(line.substring(name.length() + 1).strip()))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("INFO replication has no " + name));
+    }
+
+    private static String replication(int port) {
+        try {
+            return Resp.text(port, "INFO", "replication");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The hash slot of {@code key}. */

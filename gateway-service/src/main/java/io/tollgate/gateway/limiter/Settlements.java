@@ -16,6 +16,7 @@ import io.tollgate.gateway.settle.UsageMeter;
 import io.tollgate.gateway.settle.UsageMeters;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.Settle;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 
@@ -164,6 +165,10 @@ final class Settlements {
 
     /** Sends the settlements, one call per hash tag. */
     private void settle(List<RuleDecision> settling, List<Long> deltas) {
+        if (settling.size() == 1) { // the common case: one rule settles
+            sent(settling, store.settle(List.of(settling.get(0).bucket()), deltas));
+            return;
+        }
         boolean[] sent = new boolean[settling.size()];
         for (int i = 0; i < settling.size(); i++) {
             if (sent[i]) {
@@ -181,15 +186,21 @@ final class Settlements {
                     amounts.add(deltas.get(j));
                 }
             }
-            store.settle(buckets, amounts).onComplete(done -> {
-                for (RuleDecision d : group) {
-                    count(d.rule(), done.succeeded() ? Outcome.SETTLED : Outcome.FAILED);
-                }
-                if (done.failed()) {
-                    LOG.debugf("settlement of %s not sent (the reservation stands): %s", tag, done.cause().toString());
-                }
-            });
+            sent(group, store.settle(buckets, amounts));
         }
+    }
+
+    /** Counts what became of {@code group}'s settlements, all sent in one call. */
+    private void sent(List<RuleDecision> group, Future<?> call) {
+        call.onComplete(done -> {
+            for (RuleDecision d : group) {
+                count(d.rule(), done.succeeded() ? Outcome.SETTLED : Outcome.FAILED);
+            }
+            if (done.failed()) {
+                LOG.debugf("settlement of %s not sent (the reservation stands): %s", group.get(0).tag(),
+                        done.cause().toString());
+            }
+        });
     }
 
     private void invalid(Rule rule, String value, String why) {

@@ -1,5 +1,6 @@
 package io.tollgate.gateway.store;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -24,6 +25,14 @@ import io.vertx.core.Vertx;
  * all-or-nothing on its own, in the order asked, and each script call's reply is shared out by
  * {@link #answer}.
  * <p>
+ * <p>
+ * A settlement nobody waits for ({@link #ride}: what an answer used, a lease given back) rides with the loop's
+ * next checks instead of going in a call of its own: it waits for the next batch that has a check, at most
+ * {@link #RIDE_NANOS}, then goes on its own. An answer ends in a loop turn of its own more often than not, so
+ * without the ride most settlements would cost a call (a write here, a read and a script run in Redis) at a
+ * moderate load (bench/cost, at a fixed rate). One timer per loop bounds the wait of all the riders, set when
+ * the first of them comes: a timer costs a few µs, so not one per settlement.
+ * <p>
  * A call stands or falls as a whole: when it fails (a timeout, a dropped connection, an
  * error from Redis) every check in it fails, and the failure policy answers them as it answers any store
  * failure. {@code NOSCRIPT} is not a failure: the sender sends again with the script's text.
@@ -32,6 +41,12 @@ final class CoalescedChecks {
 
     /** At most this many checks per call: Redis runs a call's checks without serving anyone else. */
     static final int MAX_BATCH = 32;
+
+    /**
+     * How long a settlement waits for checks to ride with before it goes on its own: under load the loop sends
+     * checks every fraction of a millisecond, so this bounds the wait of an idle loop's settlements only.
+     */
+    static final long RIDE_NANOS = 5_000_000;
 
     /**
      * Sends the checks of one loop turn, {@code calls}, and settles {@code replies.get(i)} with the decisions
@@ -45,14 +60,21 @@ final class CoalescedChecks {
     private final Sender sender;
     private final PerEventLoop<Pending> loops = new PerEventLoop<>(thread -> new Pending());
     private final Function<CheckCall, Future<List<Long>>> alone;
+    private final long rideNanos;
 
     /**
      * @param sender sends one turn's checks
      * @param alone sends one call by itself (off an event loop)
      */
     CoalescedChecks(Sender sender, Function<CheckCall, Future<List<Long>>> alone) {
+        this(sender, alone, RIDE_NANOS);
+    }
+
+    /** As above, a settlement waiting up to {@code rideNanos} for checks to ride with. */
+    CoalescedChecks(Sender sender, Function<CheckCall, Future<List<Long>>> alone, long rideNanos) {
         this.sender = sender;
         this.alone = alone;
+        this.rideNanos = rideNanos;
     }
 
     /** The standalone sender: one call of the script for all. */
@@ -92,11 +114,32 @@ final class CoalescedChecks {
         return pending == null ? alone.apply(call).map(call::parse) : pending.queue(call, context);
     }
 
-    /** The checks waiting for the end of the batch of one event-loop thread; only that thread touches them. */
+    /**
+     * Queues {@code call}, a settlement nobody waits for, to ride with the calling event loop's next checks (at
+     * most {@link #RIDE_NANOS} later); off an event loop, sends it alone.
+     */
+    Future<List<Decision>> ride(CheckCall call) {
+        Context context = Vertx.currentContext();
+        Pending pending = loops.of(context);
+        return pending == null ? alone.apply(call).map(call::parse) : pending.ride(call, context);
+    }
+
+    /** A settlement waiting for checks to ride with, since {@code at} (nanoTime). */
+    private record Rider(CheckCall call, Promise<List<Decision>> reply, long at) {
+    }
+
+    /**
+     * The checks waiting for the end of the batch of one event-loop thread, and the settlements waiting to ride
+     * with them; only that thread touches them.
+     */
     private final class Pending {
 
         private List<CheckCall> calls = new ArrayList<>();
         private List<Promise<List<Decision>>> replies = new ArrayList<>();
+        /** Oldest first. */
+        private final ArrayDeque<Rider> riders = new ArrayDeque<>();
+        /** A timer is set to send the riders that waited their ride out: one at a time, not one per rider. */
+        private boolean timed;
 
         Future<List<Decision>> queue(CheckCall call, Context context) {
             Promise<List<Decision>> reply = Promise.promise();
@@ -112,7 +155,57 @@ final class CoalescedChecks {
             return reply.future();
         }
 
+        Future<List<Decision>> ride(CheckCall call, Context context) {
+            Promise<List<Decision>> reply = Promise.promise();
+            riders.addLast(new Rider(call, reply, System.nanoTime()));
+            if (!timed) {
+                timeOldest(context);
+            }
+            return reply.future();
+        }
+
+        private void timeOldest(Context context) {
+            timed = true;
+            long wait = riders.peekFirst().at() + rideNanos - System.nanoTime();
+            context.owner().setTimer(Math.max(1, (wait + 999_999) / 1_000_000), id -> due(context));
+        }
+
+        /** Sends the riders that waited long enough, checks or not; times the next one. */
+        private void due(Context context) {
+            timed = false;
+            long now = System.nanoTime();
+            while (!riders.isEmpty() && now - riders.peekFirst().at() >= rideNanos) {
+                board(); // as many as fit a call, the due ones first
+                flush();
+            }
+            if (!riders.isEmpty()) {
+                timeOldest(context);
+            }
+        }
+
+        /** Moves riders ahead of the pending checks (they were asked first), oldest first, as many as fit. */
+        private void board() {
+            int boarding = Math.min(MAX_BATCH - calls.size(), riders.size());
+            if (boarding <= 0) {
+                return;
+            }
+            List<CheckCall> boarded = new ArrayList<>(boarding + calls.size());
+            List<Promise<List<Decision>>> boardedReplies = new ArrayList<>(boarding + calls.size());
+            for (int i = 0; i < boarding; i++) {
+                Rider rider = riders.pollFirst();
+                boarded.add(rider.call());
+                boardedReplies.add(rider.reply());
+            }
+            boarded.addAll(calls);
+            boardedReplies.addAll(replies);
+            calls = boarded;
+            replies = boardedReplies;
+        }
+
         private void flush() {
+            if (!riders.isEmpty() && !calls.isEmpty()) {
+                board();
+            }
             List<CheckCall> sending = calls;
             List<Promise<List<Decision>>> waiting = replies;
             if (sending.isEmpty()) {

@@ -63,11 +63,17 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** With a map of slots given (tests: a stale one); {@code owners} non-null means a Cluster. */
     RedisRateLimiter(Redis redis, boolean coalesce, SlotOwners owners) {
+        this(redis, coalesce, owners, CoalescedChecks.RIDE_NANOS);
+    }
+
+    /** As above, settlements riding with checks for up to {@code rideNanos} (tests: a long ride). */
+    RedisRateLimiter(Redis redis, boolean coalesce, SlotOwners owners, long rideNanos) {
         this.redis = new PinnedConnections(redis);
         this.owners = owners;
         this.coalesced = !coalesce
                 ? null
-                : new CoalescedChecks(owners != null ? this::perNode : CoalescedChecks.together(this::run), this::run);
+                : new CoalescedChecks(owners != null ? this::perNode : CoalescedChecks.together(this::run), this::run,
+                        rideNanos);
     }
 
     @Override
@@ -84,8 +90,8 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /**
-     * One call of the check script that settles the buckets (a settlement per bucket), carried with the loop's
-     * other checks as any check is.
+     * One call of the check script that settles the buckets (a settlement per bucket), which rides with the loop's
+     * next checks ({@link CoalescedChecks#ride}).
      */
     @Override
     public Future<List<Decision>> settle(List<Bucket> buckets, List<Long> deltas) {
@@ -96,13 +102,13 @@ public final class RedisRateLimiter implements RateLimiter {
             policies.add(bucket.policy());
         }
         CheckCall call = CheckCall.settle(keys, policies, deltas, OptionalLong.empty());
-        return coalesced != null ? coalesced.check(call) : run(call).map(call::parse);
+        return coalesced != null ? coalesced.ride(call) : run(call).map(call::parse);
     }
 
     /**
      * Gives back the lease a {@code concurrency} check took (its policy carries the lease id, {@link Policy#lease}):
-     * a settlement of -1 of that key, which the script runs as {@code ZREM}, carried with the loop's other checks as
-     * a settlement is.
+     * a settlement of -1 of that key, which the script runs as {@code ZREM}, riding with the loop's next checks as
+     * a settlement does.
      */
     @Override
     public Future<Void> release(Bucket bucket) {

@@ -3,8 +3,10 @@ package io.tollgate.gateway.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -19,6 +21,7 @@ import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.support.RedisCli;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 
 /**
  * The store with coalescing against a real Redis: the checks one loop turn asks for are ONE call of the
@@ -67,6 +70,58 @@ class CoalescedChecksTest extends OnLoopTestBase {
 
         assertThat(decisions).hasSize(checks).allSatisfy(d -> assertThat(d.get(0).remaining()).isEqualTo(4));
         assertThat(scriptCalls() - scriptCalls).isEqualTo(3);
+    }
+
+    @Test
+    void aSettlementRidesWithTheNextChecksOfItsLoopAheadOfThem() throws Exception {
+        Context loop = vertx.getOrCreateContext();
+        String run = "ride-" + System.nanoTime();
+        // a ride long enough for a check 50 ms later on any machine
+        RedisRateLimiter store = new RedisRateLimiter(redis, true, null, TimeUnit.SECONDS.toNanos(10));
+        onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
+        Bucket five = bucket("five", run, FIVE);
+        onLoop(loop, () -> store.check(List.of(five)));
+        long scriptCalls = scriptCalls();
+
+        // the settlement (its request used 3 more than its check spent), then a check in a later loop turn
+        List<List<Decision>> decisions = onLoop(loop, () -> {
+            Future<List<Decision>> settled = store.settle(List.of(five), List.of(3L));
+            Promise<List<Decision>> checked = Promise.promise();
+            vertx.setTimer(50, id -> store.check(List.of(five)).onComplete(checked));
+            return all(List.of(settled, checked.future()));
+        });
+
+        assertThat(scriptCalls() - scriptCalls).as("script calls for a settlement and a later check").isEqualTo(1);
+        assertThat(decisions.get(0).get(0).remaining()).as("after the settlement").isEqualTo(1);
+        assertThat(decisions.get(1).get(0).remaining()).as("the check, after the settlement").isEqualTo(0);
+    }
+
+    @Test
+    void aSettlementWithNoCheckToRideWithGoesOnItsOwnAndRidersBeyondABatchGoNext() throws Exception {
+        Context loop = vertx.getOrCreateContext();
+        String run = "alone-" + System.nanoTime();
+        RedisRateLimiter store = warmStore(loop, run);
+        Bucket five = bucket("five", run, FIVE);
+        onLoop(loop, () -> store.check(List.of(five)));
+        long scriptCalls = scriptCalls();
+
+        List<Decision> alone = onLoop(loop, () -> store.settle(List.of(five), List.of(-1L)));
+        assertThat(alone.get(0).remaining()).as("given back").isEqualTo(5);
+        assertThat(scriptCalls() - scriptCalls).isEqualTo(1);
+
+        // more settlements than a call holds, then one check: the check takes as many as fit, the rest go after
+        int settlements = CoalescedChecks.MAX_BATCH + 8;
+        List<List<Decision>> decisions = onLoop(loop, () -> {
+            List<Future<List<Decision>>> asked = new ArrayList<>();
+            IntStream.range(0, settlements).forEach(i -> asked.add(store.settle(
+                    List.of(bucket("x", run + "-" + i, FIVE)), List.of(2L))));
+            asked.add(store.check(List.of(five)));
+            return all(asked);
+        });
+        assertThat(decisions.subList(0, settlements)).as("each settlement of a fresh bucket of 5")
+                .allSatisfy(d -> assertThat(d.get(0).remaining()).isEqualTo(3));
+        assertThat(decisions.get(settlements).get(0).remaining()).isEqualTo(4);
+        assertThat(scriptCalls() - scriptCalls).as("the lone settlement's call, then two").isEqualTo(3);
     }
 
     @Test
