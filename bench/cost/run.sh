@@ -82,7 +82,7 @@ commands() { # script calls that checks, settlements and leases cost, so far
 run() { # run PATH DURATION [ROUND] -> "path rps p50 p99 requests gateway_cpu_us redis_cpu_us redis_calls"
   local path=$1 g0 g1 r0 r1 c0 c1 out
   # the timed runs' samples go to one file per path and round
-  [ -z "$PROFILE" ] || [ -z "${3:-}" ] || jcmd "${GW_PID[gw]}" JVMTI.agent_load "$AGENT" "\"start,event=cpu,interval=$PROFILE_INTERVAL\"" >/dev/null
+  [ -z "$PROFILE" ] || [ -z "${3:-}" ] || profiler gw start "" "$PROFILE_INTERVAL"
   g0=$(awk '{print $14 + $15}' "/proc/${GW_PID[gw]}/stat")
   r0=$(awk '{print $14 + $15}' "/proc/$REDIS_PID/stat")
   c0=$(commands)
@@ -91,8 +91,7 @@ run() { # run PATH DURATION [ROUND] -> "path rps p50 p99 requests gateway_cpu_us
   g1=$(awk '{print $14 + $15}' "/proc/${GW_PID[gw]}/stat")
   r1=$(awk '{print $14 + $15}' "/proc/$REDIS_PID/stat")
   c1=$(commands)
-  [ -z "$PROFILE" ] || [ -z "${3:-}" ] \
-    || jcmd "${GW_PID[gw]}" JVMTI.agent_load "$AGENT" "\"stop,file=$WORK/profiles/$path.$3.collapsed,collapsed\"" >/dev/null
+  [ -z "$PROFILE" ] || [ -z "${3:-}" ] || profiler gw stop "$WORK/profiles/$path.$3.collapsed"
   echo "$out" | grep -q 'non2xx=0 ' || { echo "$path answered other than 200: $(echo "$out" | grep RESULT)" >&2; exit 1; }
   echo "$out" | awk -v p="$path" -v g=$((g1 - g0)) -v r=$((r1 - r0)) -v c=$((c1 - c0)) -v hz="$TICK" '/^RESULT/{
     for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }

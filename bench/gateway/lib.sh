@@ -130,6 +130,11 @@ profiler_agent() {
   mkdir -p "$WORK/profiles"
   echo "$WORK/ap/linux-x64/libasyncProfiler.so"
 }
+# profiler GW start|stop [FILE] [INTERVAL]: starts sampling CPU every INTERVAL, or stops and writes collapsed
+# stacks to FILE, through the agent at $AGENT; jcmd's parser splits name=value pairs, so the options go in quotes
+profiler() {
+  jcmd "${GW_PID[$1]}" JVMTI.agent_load "$AGENT" "\"$2${3:+,file=$3,collapsed}${4:+,event=cpu,interval=$4}\"" >/dev/null
+}
 launch_gateway() { # NAME JAR JAVA_OPTS: started, not yet ready
   local name=$1 jar=$2 opts=$3 port management
   port=$(free_port)

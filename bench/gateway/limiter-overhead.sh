@@ -66,10 +66,6 @@ if [ -n "$PROFILE" ]; then
   GATEWAY_JAVA_OPTS="$GATEWAY_JAVA_OPTS -agentpath:$AGENT"
   BASELINE_JAVA_OPTS="$BASELINE_JAVA_OPTS -agentpath:$AGENT"
 fi
-# profiler GW start|stop FILE: jcmd's parser splits name=value pairs, so the options go inside quotes
-profiler() {
-  jcmd "${GW_PID[$1]}" JVMTI.agent_load "$AGENT" "\"$2${3:+,file=$3,collapsed}${4:+,event=cpu,interval=$4}\"" >/dev/null
-}
 
 # the reference proxy, an nginx of one worker apart from the backend's, whose worker's CPU is read like the
 # gateway's

@@ -107,11 +107,10 @@ settle_args=()
 for ((i = 1; i <= GROUP; i++)); do settle_args+=(token_bucket 100 1000 100 s-3); done
 GROUP_FLOOR=$(load "local t = redis.call('TIME') for i = 1, #KEYS do redis.call('GET', KEYS[i]) \
 redis.call('SET', KEYS[i], 'xxxxxxxxxxxxxxxxxxxxxxxxx', 'PXAT', string.format('%d', t[1] * 1000 + 60000)) end return { 1, 0, 0, 0 }")
-GROUP_EMPTY=$(load "return { 1, 0, 0, 0 }")
 if [[ "$CLUSTER" != yes ]]; then
   per_call group_settle EVALSHA "$CHECK" "$GROUP" "${group_keys[@]}" '' "${settle_args[@]}" "${group_counts[@]}"
   per_call group_floor EVALSHA "$GROUP_FLOOR" "$GROUP" "${group_keys[@]}" '' "${group_args[@]}" "${group_counts[@]}"
-  per_call group_empty EVALSHA "$GROUP_EMPTY" "$GROUP" "${group_keys[@]}" '' "${group_args[@]}" "${group_counts[@]}"
+  per_call group_empty EVALSHA "$EMPTY" "$GROUP" "${group_keys[@]}" '' "${group_args[@]}" "${group_counts[@]}"
 fi
 if [[ "$CLUSTER" == yes ]]; then
   ON_NODE=$(load "$(check_script check_on_node)")

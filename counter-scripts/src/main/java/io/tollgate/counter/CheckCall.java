@@ -3,7 +3,6 @@ package io.tollgate.counter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.function.IntFunction;
 
 /**
  * The KEYS and ARGV of one call of the {@code check} script, and the parser of its reply: the one
@@ -37,15 +36,15 @@ public record CheckCall(List<String> keys, List<String> args) {
      * at once
      */
     public static CheckCall of(List<String> keys, List<Policy> policies, OptionalLong nowMicros) {
-        return new CheckCall(keys, args(keys, policies, nowMicros, i -> {
-            long cost = policies.get(i).cost();
-            return cost == 1 ? "1" : Long.toString(cost);
-        }));
+        return new CheckCall(keys, args(keys, policies, null, nowMicros));
     }
 
-    /** ARGV: now, then per key i its algorithm, limit, period_ms, burst and {@code cost.apply(i)}. */
-    private static List<String> args(List<String> keys, List<Policy> policies, OptionalLong nowMicros,
-            IntFunction<String> cost) {
+    /**
+     * ARGV: now, then per key i its algorithm, limit, period_ms, burst and cost: its policy's, or the settlement
+     * {@code s<deltas[i]>} when {@code deltas} is given.
+     */
+    private static List<String> args(List<String> keys, List<Policy> policies, List<Long> deltas,
+            OptionalLong nowMicros) {
         if (keys.isEmpty() || keys.size() != policies.size()) {
             throw new IllegalArgumentException(
                     "need one policy per key and at least one key, got " + keys.size() + " keys, " + policies.size()
@@ -59,7 +58,8 @@ public record CheckCall(List<String> keys, List<String> args) {
             args.add(Long.toString(policy.limit()));
             args.add(Long.toString(policy.periodMs()));
             args.add(Long.toString(policy.burst()));
-            args.add(cost.apply(i));
+            long cost = policy.cost();
+            args.add(deltas != null ? "s" + deltas.get(i) : cost == 1 ? "1" : Long.toString(cost));
         }
         return args;
     }
@@ -87,7 +87,7 @@ public record CheckCall(List<String> keys, List<String> args) {
                     + deltas.size() + " deltas");
         }
         checkSettled(policies, deltas);
-        return new CheckCall(keys, args(keys, policies, nowMicros, i -> "s" + deltas.get(i)));
+        return new CheckCall(keys, args(keys, policies, deltas, nowMicros));
     }
 
     /**

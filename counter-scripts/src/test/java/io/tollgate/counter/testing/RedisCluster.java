@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A private Redis Cluster for tests: {@code primaries} primaries with {@code replicas} replicas each,
@@ -98,7 +99,7 @@ public final class RedisCluster implements AutoCloseable {
                     .atMost(Duration.ofSeconds(5))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> replicasAt(port, written) >= 1);
-        } catch (org.awaitility.core.ConditionTimeoutException notYet) {
+        } catch (ConditionTimeoutException notYet) {
             // answered below: how many have them
         }
         return replicasAt(port, written);

@@ -25,7 +25,6 @@ import io.vertx.core.Vertx;
  * all-or-nothing on its own, in the order asked, and each script call's reply is shared out by
  * {@link #answer}.
  * <p>
- * <p>
  * A settlement nobody waits for ({@link #ride}: what an answer used, a lease given back) rides with the loop's
  * next checks instead of going in a call of its own: it waits for the next batch that has a check, at most
  * {@link #RIDE_NANOS}, then goes on its own. An answer ends in a loop turn of its own more often than not, so
@@ -109,9 +108,7 @@ final class CoalescedChecks {
 
     /** Queues {@code call} for the end of the calling event loop's batch; off an event loop, sends it alone. */
     Future<List<Decision>> check(CheckCall call) {
-        Context context = Vertx.currentContext();
-        Pending pending = loops.of(context);
-        return pending == null ? alone.apply(call).map(call::parse) : pending.queue(call, context);
+        return queue(call, false);
     }
 
     /**
@@ -119,9 +116,16 @@ final class CoalescedChecks {
      * most {@link #RIDE_NANOS} later); off an event loop, sends it alone.
      */
     Future<List<Decision>> ride(CheckCall call) {
+        return queue(call, true);
+    }
+
+    private Future<List<Decision>> queue(CheckCall call, boolean riding) {
         Context context = Vertx.currentContext();
         Pending pending = loops.of(context);
-        return pending == null ? alone.apply(call).map(call::parse) : pending.ride(call, context);
+        if (pending == null) {
+            return alone.apply(call).map(call::parse);
+        }
+        return riding ? pending.ride(call, context) : pending.queue(call, context);
     }
 
     /** A settlement waiting for checks to ride with, since {@code at} (nanoTime). */
@@ -186,20 +190,11 @@ final class CoalescedChecks {
         /** Moves riders ahead of the pending checks (they were asked first), oldest first, as many as fit. */
         private void board() {
             int boarding = Math.min(MAX_BATCH - calls.size(), riders.size());
-            if (boarding <= 0) {
-                return;
-            }
-            List<CheckCall> boarded = new ArrayList<>(boarding + calls.size());
-            List<Promise<List<Decision>>> boardedReplies = new ArrayList<>(boarding + calls.size());
             for (int i = 0; i < boarding; i++) {
                 Rider rider = riders.pollFirst();
-                boarded.add(rider.call());
-                boardedReplies.add(rider.reply());
+                calls.add(i, rider.call());
+                replies.add(i, rider.reply());
             }
-            boarded.addAll(calls);
-            boardedReplies.addAll(replies);
-            calls = boarded;
-            replies = boardedReplies;
         }
 
         private void flush() {
