@@ -50,18 +50,19 @@ public record CheckCall(List<String> keys, List<String> args) {
                     "need one policy per key and at least one key, got " + keys.size() + " keys, " + policies.size()
                             + " policies");
         }
-        List<String> args = new ArrayList<>(1 + PER_KEY * policies.size());
-        args.add(nowMicros.isPresent() ? Long.toString(nowMicros.getAsLong()) : "");
-        for (int i = 0; i < policies.size(); i++) {
+        // an array made immutable once: the record's copy of it is then the list itself (a call per request)
+        String[] args = new String[1 + PER_KEY * policies.size()];
+        args[0] = nowMicros.isPresent() ? Long.toString(nowMicros.getAsLong()) : "";
+        for (int i = 0, a = 1; i < policies.size(); i++) {
             Policy policy = policies.get(i);
-            args.add(policy.algorithm().wireName());
-            args.add(Long.toString(policy.limit()));
-            args.add(Long.toString(policy.periodMs()));
-            args.add(Long.toString(policy.burst()));
+            args[a++] = policy.algorithm().wireName();
+            args[a++] = Long.toString(policy.limit());
+            args[a++] = Long.toString(policy.periodMs());
+            args[a++] = Long.toString(policy.burst());
             long cost = policy.cost();
-            args.add(deltas != null ? "s" + deltas.get(i) : cost == 1 ? "1" : Long.toString(cost));
+            args[a++] = deltas != null ? "s" + deltas.get(i) : cost == 1 ? "1" : Long.toString(cost);
         }
-        return args;
+        return List.of(args);
     }
 
     /**

@@ -124,22 +124,21 @@ final class Settlements {
                 charged.forEach(d -> count(d.rule(), Outcome.UNFINISHED));
                 return;
             }
+            if (meters.length == 1) { // the common case: one rule settles, no lists to build
+                RuleDecision d = charged.get(0);
+                Long delta = delta(d, meters[0].end());
+                if (delta != null) {
+                    sent(charged, store.settle(List.of(d.bucket()), List.of(delta)));
+                }
+                return;
+            }
             List<RuleDecision> settling = new ArrayList<>(charged.size());
             List<Long> deltas = new ArrayList<>(charged.size());
             for (int i = 0; i < meters.length; i++) {
-                RuleDecision d = charged.get(i);
-                Usage usage = meters[i].end();
-                if (usage instanceof Usage.Used used && used.units() == d.bucket().policy().cost()) {
-                    count(d.rule(), Outcome.SETTLED); // the reservation was exact: nothing to send
-                } else if (usage instanceof Usage.Used used && used.units() <= maxUsage) {
-                    settling.add(d);
-                    deltas.add(used.units() - d.bucket().policy().cost());
-                } else if (usage instanceof Usage.Used used) {
-                    invalid(d.rule(), Long.toString(used.units()), "above tollgate.settle.max-usage (" + maxUsage + ")");
-                } else if (usage instanceof Usage.Invalid bad) {
-                    invalid(d.rule(), bad.value(), bad.why());
-                } else {
-                    count(d.rule(), Outcome.ABSENT);
+                Long delta = delta(charged.get(i), meters[i].end());
+                if (delta != null) {
+                    settling.add(charged.get(i));
+                    deltas.add(delta);
                 }
             }
             if (!settling.isEmpty()) {
@@ -163,12 +162,28 @@ final class Settlements {
         }
     }
 
+    /**
+     * What {@code d}'s answer owes beyond the cost its check spent, by {@code usage}: null when there is nothing to
+     * send (the reservation was exact, or stands), each outcome counted.
+     */
+    private Long delta(RuleDecision d, Usage usage) {
+        long cost = d.bucket().policy().cost();
+        if (usage instanceof Usage.Used used && used.units() == cost) {
+            count(d.rule(), Outcome.SETTLED); // the reservation was exact: nothing to send
+        } else if (usage instanceof Usage.Used used && used.units() <= maxUsage) {
+            return used.units() - cost;
+        } else if (usage instanceof Usage.Used used) {
+            invalid(d.rule(), Long.toString(used.units()), "above tollgate.settle.max-usage (" + maxUsage + ")");
+        } else if (usage instanceof Usage.Invalid bad) {
+            invalid(d.rule(), bad.value(), bad.why());
+        } else {
+            count(d.rule(), Outcome.ABSENT);
+        }
+        return null;
+    }
+
     /** Sends the settlements, one call per hash tag. */
     private void settle(List<RuleDecision> settling, List<Long> deltas) {
-        if (settling.size() == 1) { // the common case: one rule settles
-            sent(settling, store.settle(List.of(settling.get(0).bucket()), deltas));
-            return;
-        }
         boolean[] sent = new boolean[settling.size()];
         for (int i = 0; i < settling.size(); i++) {
             if (sent[i]) {

@@ -105,7 +105,8 @@ final class JsonScanner implements ByteScanner {
             if (!capturing) {
                 int s = state;
                 if (s == STRING) {
-                    i = tracked ? i : skipString(bytes, i, to);
+                    // a key on the path is compared with its segment in a loop of its own, the rest skipped
+                    i = !tracked ? skipString(bytes, i, to) : inKey ? keyMatch.plain(bytes, i, to) : i;
                 } else if (s == INTEGER || s == FRACTION || s == EXPONENT_DIGITS) {
                     i = skipDigits(bytes, i, to);
                 } else if (s <= AFTER_VALUE || s == DONE) {

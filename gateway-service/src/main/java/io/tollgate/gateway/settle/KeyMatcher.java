@@ -62,6 +62,31 @@ final class KeyMatcher {
         }
     }
 
+    /**
+     * Reads the key's bytes sent as they are, from {@code from} to the first quote, backslash or control byte (which
+     * the scanner reads itself) or {@code to}; returns where it stopped.
+     */
+    int plain(byte[] bytes, int from, int to) {
+        int m = segment == null ? -1 : matched;
+        int i = from;
+        while (i < to) {
+            byte b = bytes[i];
+            if (b == '"' || b == '\\' || b >= 0 && b < 0x20) {
+                break;
+            }
+            if (highSurrogate != 0) {
+                highSurrogate = 0;
+                m = -1; // a high surrogate not followed by its low one
+            }
+            if (m >= 0) {
+                m = m < segment.length && segment[m] == b ? m + 1 : -1;
+            }
+            i++;
+        }
+        matched = m;
+        return i;
+    }
+
     /** The next byte of the key in UTF-8: a byte as sent, or one of an escaped character. */
     void utf8(int b) {
         if (highSurrogate != 0) {

@@ -78,14 +78,7 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public Future<List<Decision>> check(List<Bucket> buckets) {
-        // plain loops: this runs for every limited request, and two streams cost more garbage than the call
-        List<String> keys = new ArrayList<>(buckets.size());
-        List<Policy> policies = new ArrayList<>(buckets.size());
-        for (Bucket bucket : buckets) {
-            keys.add(bucket.key());
-            policies.add(bucket.policy());
-        }
-        CheckCall call = CheckCall.of(keys, policies, OptionalLong.empty());
+        CheckCall call = call(buckets, null);
         return coalesced != null ? coalesced.check(call) : run(call).map(call::parse);
     }
 
@@ -95,14 +88,29 @@ public final class RedisRateLimiter implements RateLimiter {
      */
     @Override
     public Future<List<Decision>> settle(List<Bucket> buckets, List<Long> deltas) {
-        List<String> keys = new ArrayList<>(buckets.size());
-        List<Policy> policies = new ArrayList<>(buckets.size());
-        for (Bucket bucket : buckets) {
-            keys.add(bucket.key());
-            policies.add(bucket.policy());
-        }
-        CheckCall call = CheckCall.settle(keys, policies, deltas, OptionalLong.empty());
+        CheckCall call = call(buckets, deltas);
         return coalesced != null ? coalesced.ride(call) : run(call).map(call::parse);
+    }
+
+    /** The call that checks {@code buckets}, or settles them by {@code deltas} when given. */
+    private static CheckCall call(List<Bucket> buckets, List<Long> deltas) {
+        // plain loops, and no lists built for the common single bucket: this runs for every limited request
+        List<String> keys;
+        List<Policy> policies;
+        if (buckets.size() == 1) {
+            keys = List.of(buckets.get(0).key());
+            policies = List.of(buckets.get(0).policy());
+        } else {
+            keys = new ArrayList<>(buckets.size());
+            policies = new ArrayList<>(buckets.size());
+            for (Bucket bucket : buckets) {
+                keys.add(bucket.key());
+                policies.add(bucket.policy());
+            }
+        }
+        return deltas == null
+                ? CheckCall.of(keys, policies, OptionalLong.empty())
+                : CheckCall.settle(keys, policies, deltas, OptionalLong.empty());
     }
 
     /**
