@@ -11,6 +11,8 @@
 # ROUNDS rounds after a warm-up of each path, the order rotating from round to round. Per path and round:
 # req/s, p50, p99, the gateway's CPU per request, Redis's CPU per request and Redis calls per request
 # (INFO commandstats: EVALSHA and EVAL; the commands a script runs are counted apart, as Redis counts them).
+# Each figure sets a path's run against the plain rule's runs (plain and bucket) nearest before and after it in
+# time, interpolated, and takes the median over the runs: the machine drifts more than the paths differ.
 #
 # Goals (issue "what a request costs"): settled / plain Redis CPU per request <= 1.3 and gateway CPU per request
 # at most +5 µs; inflight / bucket req/s >= 0.85.
@@ -141,22 +143,39 @@ for name in labels:
     print(f"| /{name} | {labels[name]} | {median(name, RPS):,.0f} | {median(name, P50):.2f} | {median(name, P99):.2f} "
           f"| {median(name, GATEWAY):.1f} | {median(name, REDIS):.2f} | {median(name, CALLS):.3f} |")
 print()
-# each variant against its baseline of the same round (the machine drifts from round to round more than paths
-# differ), then the median over the rounds
-def ratio(name, base, i):
-    return statistics.median(v[i] / b[i] for v, b in zip(runs[name], runs[base]))
-def added(name, base):
-    return statistics.median(v[GATEWAY] - b[GATEWAY] for v, b in zip(runs[name], runs[base]))
-print("Each figure below pairs a path with its baseline's run of the same round; the median over the rounds.")
+# The machine drifts during a run more than the paths differ, so each run is set against a local baseline: the
+# plain rule's runs (plain and bucket are the same rule) nearest before and after it in time, interpolated
+# (the runs file is in time order); then the median over the runs.
+timeline = [(name, [float(v) for v in values]) for name, *values in (line.split() for line in open(sys.argv[1]))]
+BASELINES = ("plain", "bucket")
+def local_base(k, i, kinds=BASELINES):
+    before = next(((j, v) for j in range(k - 1, -1, -1) for n, v in [timeline[j]] if n in kinds), None)
+    after = next(((j, v) for j in range(k + 1, len(timeline)) for n, v in [timeline[j]] if n in kinds), None)
+    if before is None or after is None:
+        return (before or after)[1][i]
+    (j0, v0), (j1, v1) = before, after
+    return v0[i] + (v1[i] - v0[i]) * (k - j0) / (j1 - j0)
+def against(name, i, compare, kinds=BASELINES):
+    return statistics.median(compare(v[i], local_base(k, i, kinds))
+                             for k, (n, v) in enumerate(timeline) if n == name)
+def ratio(name, i):
+    return against(name, i, lambda v, b: v / b)
+def added(name):
+    return against(name, GATEWAY, lambda v, b: v - b)
+# the noise: the bucket rule's runs against the plain rule's alone, the same rule on both sides
+def noise(i, compare):
+    return against("bucket", i, compare, ("plain",))
+print("Each figure below sets a path's run against the plain rule's runs nearest before and after it (plain or"
+      " bucket: the same rule), interpolated; the median over the runs.")
 print()
-print(f"- Settled / plain, Redis CPU per request: **{ratio('settled', 'plain', REDIS):.2f}** (goal: <= 1.3); "
-      f"gateway CPU per request: **{added('settled', 'plain'):+.1f} µs** (goal: <= +5 µs).")
-print(f"- Settled from a header / plain: Redis CPU {ratio('header', 'plain', REDIS):.2f}, gateway CPU "
-      f"{added('header', 'plain'):+.1f} µs.")
-print(f"- The same rule measured twice (bucket against plain), the run's noise: Redis CPU "
-      f"{ratio('bucket', 'plain', REDIS):.2f}, gateway CPU {added('bucket', 'plain'):+.1f} µs.")
-print(f"- Redis calls per request, settled / plain: {ratio('settled', 'plain', CALLS):.2f}.")
-print(f"- Concurrency / token bucket, req/s: **{ratio('inflight', 'bucket', RPS):.3f}** (goal: >= 0.85).")
+print(f"- Settled / plain, Redis CPU per request: **{ratio('settled', REDIS):.2f}** (goal: <= 1.3); "
+      f"gateway CPU per request: **{added('settled'):+.1f} µs** (goal: <= +5 µs).")
+print(f"- Settled from a header / plain: Redis CPU {ratio('header', REDIS):.2f}, gateway CPU "
+      f"{added('header'):+.1f} µs.")
+print(f"- The same rule measured twice (bucket against plain's runs alone), the run's noise: Redis CPU "
+      f"{noise(REDIS, lambda v, b: v / b):.2f}, gateway CPU {noise(GATEWAY, lambda v, b: v - b):+.1f} µs.")
+print(f"- Redis calls per request, settled / plain: {ratio('settled', CALLS):.2f}.")
+print(f"- Concurrency / token bucket, req/s: **{ratio('inflight', RPS):.3f}** (goal: >= 0.85).")
 print()
 print("Rounds (req/s; gateway CPU per request, µs):")
 for name in labels:
