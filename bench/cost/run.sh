@@ -127,10 +127,11 @@ OUT="$ROOT/bench/results/$STAMP-cost.md"
   echo
   python3 - "$WORK/runs" <<'PY'
 import statistics, sys
+# the runs in time order
+timeline = [(name, [float(v) for v in values]) for name, *values in (line.split() for line in open(sys.argv[1]))]
 runs = {}
-for line in open(sys.argv[1]):
-    name, *values = line.split()
-    runs.setdefault(name, []).append([float(v) for v in values])
+for name, values in timeline:
+    runs.setdefault(name, []).append(values)
 def median(name, i):
     return statistics.median(r[i] for r in runs[name])
 labels = {"plain": "token bucket, cost 1", "settled": "token bucket, cost 10, settled from the JSON body",
@@ -145,12 +146,12 @@ for name in labels:
 print()
 # The machine drifts during a run more than the paths differ, so each run is set against a local baseline: the
 # plain rule's runs (plain and bucket are the same rule) nearest before and after it in time, interpolated
-# (the runs file is in time order); then the median over the runs.
-timeline = [(name, [float(v) for v in values]) for name, *values in (line.split() for line in open(sys.argv[1]))]
+# then the median over the runs.
 BASELINES = ("plain", "bucket")
+def nearest(positions, kinds):
+    return next(((j, timeline[j][1]) for j in positions if timeline[j][0] in kinds), None)
 def local_base(k, i, kinds=BASELINES):
-    before = next(((j, v) for j in range(k - 1, -1, -1) for n, v in [timeline[j]] if n in kinds), None)
-    after = next(((j, v) for j in range(k + 1, len(timeline)) for n, v in [timeline[j]] if n in kinds), None)
+    before, after = nearest(range(k - 1, -1, -1), kinds), nearest(range(k + 1, len(timeline)), kinds)
     if before is None or after is None:
         return (before or after)[1][i]
     (j0, v0), (j1, v1) = before, after

@@ -124,14 +124,6 @@ final class Settlements {
                 charged.forEach(d -> count(d.rule(), Outcome.UNFINISHED));
                 return;
             }
-            if (meters.length == 1) { // the common case: one rule settles, no lists to build
-                RuleDecision d = charged.get(0);
-                Long delta = delta(d, meters[0].end());
-                if (delta != null) {
-                    sent(charged, store.settle(List.of(d.bucket()), List.of(delta)));
-                }
-                return;
-            }
             List<RuleDecision> settling = new ArrayList<>(charged.size());
             List<Long> deltas = new ArrayList<>(charged.size());
             for (int i = 0; i < meters.length; i++) {
@@ -184,6 +176,10 @@ final class Settlements {
 
     /** Sends the settlements, one call per hash tag. */
     private void settle(List<RuleDecision> settling, List<Long> deltas) {
+        if (settling.size() == 1) { // the common case: one rule settles
+            sent(settling, store.settle(List.of(settling.get(0).bucket()), deltas));
+            return;
+        }
         boolean[] sent = new boolean[settling.size()];
         for (int i = 0; i < settling.size(); i++) {
             if (sent[i]) {

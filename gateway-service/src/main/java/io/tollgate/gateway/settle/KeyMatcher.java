@@ -67,23 +67,15 @@ final class KeyMatcher {
      * the scanner reads itself) or {@code to}; returns where it stopped.
      */
     int plain(byte[] bytes, int from, int to) {
-        int m = segment == null ? -1 : matched;
         int i = from;
         while (i < to) {
             byte b = bytes[i];
             if (b == '"' || b == '\\' || b >= 0 && b < 0x20) {
                 break;
             }
-            if (highSurrogate != 0) {
-                highSurrogate = 0;
-                m = -1; // a high surrogate not followed by its low one
-            }
-            if (m >= 0) {
-                m = m < segment.length && segment[m] == b ? m + 1 : -1;
-            }
+            utf8(b);
             i++;
         }
-        matched = m;
         return i;
     }
 
