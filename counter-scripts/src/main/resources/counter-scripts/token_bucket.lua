@@ -25,7 +25,10 @@ local TB_HORIZON = 2^53
 -- time short (nor, starting one below the estimate, long). Past the horizon (a debt refilled over ages)
 -- the estimate stands.
 local function tb_elapsed_until(tokens, target, rate, slack)
-  local e = math.max(0, math.ceil((target - tokens) / rate) - 1)
+  local e = math.ceil((target - tokens) / rate) - 1
+  if e < 0 then
+    e = 0
+  end
   while e < TB_HORIZON and tokens + e * rate + slack < target do
     e = e + 1
   end
@@ -41,15 +44,29 @@ ALGORITHMS.token_bucket = function(raw, limit, period_ms, burst, now, cost, sett
       held, since, vanish = t, s, f
     end
   end
-  local tokens = math.min(burst, held + math.max(0, now - since) * rate)
+  -- min(burst, held + max(0, now - since) x rate), as comparisons: cheaper than math.min and math.max
+  local tokens = held
+  if now > since then
+    tokens = held + (now - since) * rate
+  end
+  if tokens > burst then
+    tokens = burst
+  end
   if settle then
     -- cost is the delta
-    local left = math.min(burst, tokens - cost)
+    local left = tokens - cost
+    if left >= burst then
+      -- full (capped at burst): full from now on
+      return 1, burst, 0, 0, cost ~= 0 and struct.pack('<c1ddd', 't', burst, now, now) or nil, now
+    end
     local full_at = now + tb_elapsed_until(left, burst, rate, 0)
     local value = cost ~= 0 and struct.pack('<c1ddd', 't', left, now, full_at) or nil
     return 1, math.floor(left + TB_EPSILON), 0, math.ceil((full_at - now) / 1000), value, full_at
   end
-  local reset_ms = math.ceil(tb_elapsed_until(tokens, burst, rate, 0) / 1000)
+  local reset_ms = 0
+  if tokens < burst then
+    reset_ms = math.ceil(tb_elapsed_until(tokens, burst, rate, 0) / 1000)
+  end
   if cost <= tokens + TB_EPSILON then
     local left = math.max(0, tokens - cost)
     local full_at = now + tb_elapsed_until(left, burst, rate, 0)
