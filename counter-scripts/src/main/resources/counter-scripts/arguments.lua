@@ -30,16 +30,6 @@
 -- below). Nonsense arguments return an error naming the argument and its value (fail): every argument is read
 -- before the first bucket.
 
--- A whole number from 1 to 1e12 (so period_ms x 1000 stays exact); else nil. (tonumber and
--- arithmetic, not patterns: this runs for every argument of every check.)
-local function whole(text)
-  local value = tonumber(text)
-  if value and value >= 1 and value <= 1e12 and value % 1 == 0 then
-    return value
-  end
-  return nil
-end
-
 local n = #KEYS
 if n == 0 then
   return fail('no KEYS given')
@@ -67,6 +57,12 @@ end
 -- call, as reply and pending below
 local policy = { false, false, false, false, false }
 local settled, leased
+-- Limit, period_ms, burst and a check's cost are whole numbers from 1 to 1e12 (so period_ms x 1000 stays exact),
+-- read with tonumber and arithmetic, inline: not patterns, and no function, which would be built on every call.
+-- The previous key's four, as text and as read (settles: its cost is a settlement), are kept: the keys of one call
+-- mostly repeat their neighbour's (the rules of a route, one rule's many clients), and a text the previous key
+-- had is not read again.
+local limit_text, period_text, burst_text, cost_text, limit, period_ms, burst, cost, settles
 for i = 1, n do
   local a = 1 + 5 * (i - 1)
   local algorithm = ALGORITHMS[ARGV[a + 1]]
@@ -74,35 +70,53 @@ for i = 1, n do
     return fail('algorithm of key ' .. i .. ' is unknown: "' .. ARGV[a + 1] .. '"')
   end
   local leases = ARGV[a + 1] == 'concurrency'
-  local limit, period_ms, burst, cost = whole(ARGV[a + 2]), whole(ARGV[a + 3]), whole(ARGV[a + 4]), whole(ARGV[a + 5])
-  if not limit then
-    return fail('limit of key ' .. i .. ' must be a whole number >= 1, was "' .. ARGV[a + 2] .. '"')
-  end
-  if not period_ms then
-    return fail((leases and 'lease_ms' or 'period_ms') .. ' of key ' .. i .. ' must be a whole number >= 1, was "'
-      .. ARGV[a + 3] .. '"')
-  end
-  if not burst then
-    return fail((leases and 'lease_id' or 'burst') .. ' of key ' .. i .. ' must be a whole number >= 1, was "'
-      .. ARGV[a + 4] .. '"')
-  end
-  if not cost then
-    -- a settlement: "s" and a whole number from -1e12 to 1e12 (inline: a function here is built on every call)
-    cost = string.byte(ARGV[a + 5], 1) == 115 and tonumber(string.sub(ARGV[a + 5], 2))
-    if not (cost and cost >= -1e12 and cost <= 1e12 and cost % 1 == 0) then
-      return fail('cost of key ' .. i .. ' must be a whole number >= 1, or s and a whole number from -1e12 to 1e12'
-        .. ' (a settlement), was "' .. ARGV[a + 5] .. '"')
+  local text = ARGV[a + 2]
+  if text ~= limit_text then
+    limit_text, limit = text, tonumber(text)
+    if not (limit and limit >= 1 and limit <= 1e12 and limit % 1 == 0) then
+      return fail('limit of key ' .. i .. ' must be a whole number >= 1, was "' .. text .. '"')
     end
+  end
+  text = ARGV[a + 3]
+  if text ~= period_text then
+    period_text, period_ms = text, tonumber(text)
+    if not (period_ms and period_ms >= 1 and period_ms <= 1e12 and period_ms % 1 == 0) then
+      return fail((leases and 'lease_ms' or 'period_ms') .. ' of key ' .. i .. ' must be a whole number >= 1, was "'
+        .. text .. '"')
+    end
+  end
+  text = ARGV[a + 4]
+  if text ~= burst_text then
+    burst_text, burst = text, tonumber(text)
+    if not (burst and burst >= 1 and burst <= 1e12 and burst % 1 == 0) then
+      return fail((leases and 'lease_id' or 'burst') .. ' of key ' .. i .. ' must be a whole number >= 1, was "'
+        .. text .. '"')
+    end
+  end
+  text = ARGV[a + 5]
+  if text ~= cost_text then
+    cost_text, cost, settles = text, tonumber(text), false
+    if not (cost and cost >= 1 and cost <= 1e12 and cost % 1 == 0) then
+      -- a settlement: "s" and a whole number from -1e12 to 1e12
+      cost = string.byte(text, 1) == 115 and tonumber(string.sub(text, 2))
+      if not (cost and cost >= -1e12 and cost <= 1e12 and cost % 1 == 0) then
+        return fail('cost of key ' .. i .. ' must be a whole number >= 1, or s and a whole number from -1e12 to 1e12'
+          .. ' (a settlement), was "' .. text .. '"')
+      end
+      settles = true
+    end
+  end
+  if settles then
     if leases and cost ~= -1 then
       return fail('cost of key ' .. i .. ' settles a concurrency key, which holds leases, not units: only s-1 gives'
-        .. ' its lease back, was "' .. ARGV[a + 5] .. '"')
+        .. ' its lease back, was "' .. text .. '"')
     end
     settled = settled or {}
     settled[i] = true
   end
   if leases then
-    if cost ~= 1 and not (settled and settled[i]) then
-      return fail('cost of key ' .. i .. ' must be 1 for a concurrency key (one lease), was "' .. ARGV[a + 5] .. '"')
+    if cost ~= 1 and not settles then
+      return fail('cost of key ' .. i .. ' must be 1 for a concurrency key (one lease), was "' .. text .. '"')
     end
     leased = leased or {}
     leased[i] = true
@@ -117,8 +131,8 @@ if clients > 0 then
   last = {}
   local counted = 0
   for g = 1, clients do
-    local count = whole(ARGV[1 + 5 * n + g])
-    if not count or counted + count > n then
+    local count = tonumber(ARGV[1 + 5 * n + g])
+    if not (count and count >= 1 and count <= 1e12 and count % 1 == 0) or counted + count > n then
       return fail('key count of client ' .. g .. ' must be a whole number >= 1 within the ' .. n
         .. ' keys, was "' .. ARGV[1 + 5 * n + g] .. '"')
     end
