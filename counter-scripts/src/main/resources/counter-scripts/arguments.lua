@@ -26,9 +26,9 @@
 -- Leaves: n (the key count), now, policy (per key i at 5(i-1)+1..+5: its algorithm's decide, limit,
 -- period_ms, burst, cost; a settled key's delta in cost's place), settled (settled[i] true for a settled key;
 -- nil when the call settles none), leased (leased[i] true for a concurrency key; nil when the call has none),
--- last (the last key of each client, when several; else nil) and stored (per key, what its bucket holds, as read
--- below). Nonsense arguments return an error naming the argument and its value (fail): every argument is read
--- before the first bucket.
+-- last (the last key of each client, when several; else nil), sized (whether tables per key are made at their
+-- full size, see below) and stored (per key, what its bucket holds, as read below). Nonsense arguments return an
+-- error naming the argument and its value (fail): every argument is read before the first bucket.
 
 local n = #KEYS
 if n == 0 then
@@ -52,10 +52,14 @@ else
   end
 end
 
+-- Tables per key are made at their full size: one that grows resizes at every power of two. The common one-key
+-- call's are literals; several keys' are copies of ARGV's first values (placeholders, each overwritten), which
+-- unpack puts on Lua's stack, so up to a few thousand (else the table grows).
+local sized = n <= 400
+
 -- per key at 5(i-1)+1..+5: its algorithm, limit, period_ms, burst and cost, every key's read before any
--- bucket is (so nonsense for a later client spends nothing of an earlier one); sized for the common one-key
--- call, as reply and pending below
-local policy = { false, false, false, false, false }
+-- bucket is (so nonsense for a later client spends nothing of an earlier one)
+local policy = n == 1 and { false, false, false, false, false } or sized and { unpack(ARGV, 2, 1 + 5 * n) } or {}
 local settled, leased
 -- Limit, period_ms, burst and a check's cost are whole numbers from 1 to 1e12 (so period_ms x 1000 stays exact),
 -- read with tonumber and arithmetic, inline: not patterns, and no function, which would be built on every call.
@@ -149,7 +153,7 @@ end
 -- nothing. A key of the other kind (its rule's algorithm changed to or from concurrency) reads as absent, and the
 -- write that follows replaces it: a new algorithm starts a fresh bucket. Any other error (on a Cluster node, a
 -- key the node does not serve) is the script's answer.
-local stored = { false }
+local stored = n == 1 and { false } or sized and { unpack(ARGV, 2, 1 + n) } or {}
 for i = 1, n do
   local value
   if leased and leased[i] then

@@ -29,8 +29,15 @@
 local written = last and {}
 
 -- per key at 4(i-1)+1..+4: the reply, and beside it (value, expire_at, unspent remaining, unspent
--- reset); sized for the common one-key call so neither table grows
-local reply, pending = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
+-- reset); made at their full size, as arguments.lua makes policy
+local reply, pending
+if n == 1 then
+  reply, pending = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
+elseif sized then
+  reply, pending = { unpack(ARGV, 2, 1 + 4 * n) }, { unpack(ARGV, 2, 1 + 4 * n) }
+else
+  reply, pending = {}, {}
+end
 
 -- The latest key expiry written, in Unix ms: a debt can reach beyond what '%d' formats, and any moment this far
 -- out means the same.
