@@ -30,6 +30,8 @@
 -- full size, see below) and stored (per key, what its bucket holds, as read below). Nonsense arguments return an
 -- error naming the argument and its value (fail): every argument is read before the first bucket.
 
+-- as locals: a global is looked up by name at every use
+local KEYS, ARGV = KEYS, ARGV
 local n = #KEYS
 if n == 0 then
   return fail('no KEYS given')

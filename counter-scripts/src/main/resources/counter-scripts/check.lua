@@ -60,14 +60,14 @@ for g = 1, last and clients or 1 do
   for i = first, stop do
     local r = 4 * (i - 1)
     if all_allowed or settled and settled[i] then
-      local value = pending[r + 1]
+      local key, value = KEYS[i], pending[r + 1]
       -- nil: a settlement of 0, which writes nothing
       if value ~= nil then
         if leased and leased[i] and settled and settled[i] then
-          redis.call('ZREM', KEYS[i], string.format('%d', policy[5 * (i - 1) + 4]))
-          value = written and read_leases(KEYS[i], now)
+          redis.call('ZREM', key, string.format('%d', policy[5 * (i - 1) + 4]))
+          value = written and read_leases(key, now)
         elseif leased and leased[i] then
-          value = take_lease(KEYS[i], now, pending[r + 2], policy[5 * (i - 1) + 4], value)
+          value = take_lease(key, now, pending[r + 2], policy[5 * (i - 1) + 4], value)
         else
           local at = math.ceil(pending[r + 2] / 1000)
           if at > FAR_MS then
@@ -75,10 +75,10 @@ for g = 1, last and clients or 1 do
           end
           -- as text made by '%d': Redis formats a Lua number argument with '%.17g', about 1,300 more
           -- instructions per write (callgrind, bench/scripts/counter-scripts-instructions.sh)
-          redis.call('SET', KEYS[i], value, 'PXAT', string.format('%d', at))
+          redis.call('SET', key, value, 'PXAT', string.format('%d', at))
         end
         if written then
-          written[KEYS[i]] = value
+          written[key] = value
         end
       end
     elseif reply[r + 1] == 1 then
