@@ -134,13 +134,21 @@ end
 -- the last key of each client, when several
 local last
 if clients > 0 then
-  last = {}
-  local counted = 0
+  -- sized as policy (more clients than keys fail below)
+  last = sized and clients <= n and { unpack(ARGV, 2, 1 + clients) } or {}
+  -- a key count is read as the keys' texts are: not again when it repeats the previous client's
+  local counted, count_text, count = 0, nil, nil
   for g = 1, clients do
-    local count = tonumber(ARGV[1 + 5 * n + g])
-    if not (count and count >= 1 and count <= 1e12 and count % 1 == 0) or counted + count > n then
+    local text = ARGV[1 + 5 * n + g]
+    if text ~= count_text then
+      count_text, count = text, tonumber(text)
+      if not (count and count >= 1 and count <= 1e12 and count % 1 == 0) then
+        count = nil
+      end
+    end
+    if not count or counted + count > n then
       return fail('key count of client ' .. g .. ' must be a whole number >= 1 within the ' .. n
-        .. ' keys, was "' .. ARGV[1 + 5 * n + g] .. '"')
+        .. ' keys, was "' .. text .. '"')
     end
     counted = counted + count
     last[g] = counted
