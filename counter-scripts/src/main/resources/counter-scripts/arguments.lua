@@ -165,15 +165,19 @@ end
 -- key the node does not serve) is the script's answer.
 local stored = n == 1 and { false } or sized and { unpack(ARGV, 2, 1 + n) } or {}
 for i = 1, n do
-  local value
+  -- an error is a table with the field err
+  local value, err
   if leased and leased[i] then
     -- a release (settled) needs no count: it gives its lease back whatever the others
     value = not (settled and settled[i]) and read_leases(KEYS[i], now)
+    err = type(value) == 'table' and value.err
   else
     value = redis.pcall('GET', KEYS[i])
+    -- else text or false; text has no field err (cheaper to ask than type)
+    err = value and value.err
   end
-  if type(value) == 'table' then
-    if string.sub(value.err, 1, 9) ~= 'WRONGTYPE' then
+  if err then
+    if string.sub(err, 1, 9) ~= 'WRONGTYPE' then
       return value
     end
     value = false
