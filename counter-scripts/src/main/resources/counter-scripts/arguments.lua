@@ -55,8 +55,8 @@ else
 end
 
 -- Tables per key are made at their full size: one that grows resizes at every power of two. The common one-key
--- call's are literals; several keys' are copies of ARGV's first values (placeholders, each overwritten), which
--- unpack puts on Lua's stack, so up to a few thousand (else the table grows).
+-- call's are literals; several keys' are copies of ARGV's first values (placeholders, each overwritten). unpack
+-- puts those on Lua's stack, which holds a few thousand: beyond 400 keys the tables grow as they fill.
 local sized = n <= 400
 
 -- per key at 5(i-1)+1..+5: its algorithm, limit, period_ms, burst and cost, every key's read before any
@@ -165,7 +165,7 @@ end
 -- key the node does not serve) is the script's answer.
 local stored = n == 1 and { false } or sized and { unpack(ARGV, 2, 1 + n) } or {}
 for i = 1, n do
-  -- an error is a table with the field err
+  -- err: the message of an error reply (a table with the field err)
   local value, err
   if leased and leased[i] then
     -- a release (settled) needs no count: it gives its lease back whatever the others
@@ -173,7 +173,7 @@ for i = 1, n do
     err = type(value) == 'table' and value.err
   else
     value = redis.pcall('GET', KEYS[i])
-    -- else text or false; text has no field err (cheaper to ask than type)
+    -- text, false or an error reply: text has no field err (asked so, not with type(), a C call per key)
     err = value and value.err
   end
   if err then

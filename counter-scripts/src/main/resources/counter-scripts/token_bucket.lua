@@ -56,7 +56,7 @@ ALGORITHMS.token_bucket = function(raw, limit, period_ms, burst, now, cost, sett
     -- cost is the delta
     local left = tokens - cost
     if left >= burst then
-      -- full (capped at burst): full from now on
+      -- capped at burst: full now, so no refill to wait for (tb_elapsed_until would answer 0)
       return 1, burst, 0, 0, cost ~= 0 and struct.pack('<c1ddd', 't', burst, now, now) or nil, now
     end
     local full_at = now + tb_elapsed_until(left, burst, rate, 0)
