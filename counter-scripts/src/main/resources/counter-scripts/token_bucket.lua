@@ -68,7 +68,11 @@ ALGORITHMS.token_bucket = function(raw, limit, period_ms, burst, now, cost, sett
     reset_ms = math.ceil(tb_elapsed_until(tokens, burst, rate, 0) / 1000)
   end
   if cost <= tokens + TB_EPSILON then
-    local left = math.max(0, tokens - cost)
+    -- max(0, tokens - cost): a hair below cost counts as cost
+    local left = tokens - cost
+    if left < 0 then
+      left = 0
+    end
     local full_at = now + tb_elapsed_until(left, burst, rate, 0)
     return 1, math.floor(left + TB_EPSILON), 0, math.ceil((full_at - now) / 1000),
       struct.pack('<c1ddd', 't', left, now, full_at), full_at, math.floor(tokens + TB_EPSILON), reset_ms
