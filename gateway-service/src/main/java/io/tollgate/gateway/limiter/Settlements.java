@@ -124,6 +124,13 @@ final class Settlements {
                 charged.forEach(d -> count(d.rule(), Outcome.UNFINISHED));
                 return;
             }
+            if (meters.length == 1) { // the common case: one rule settles, no lists to build
+                Long delta = delta(charged.get(0), meters[0].end());
+                if (delta != null) {
+                    sent(charged, store.settle(List.of(charged.get(0).bucket()), List.of(delta)));
+                }
+                return;
+            }
             List<RuleDecision> settling = new ArrayList<>(charged.size());
             List<Long> deltas = new ArrayList<>(charged.size());
             for (int i = 0; i < meters.length; i++) {
@@ -176,7 +183,7 @@ final class Settlements {
 
     /** Sends the settlements, one call per hash tag. */
     private void settle(List<RuleDecision> settling, List<Long> deltas) {
-        if (settling.size() == 1) { // the common case: one rule settles
+        if (settling.size() == 1) {
             sent(settling, store.settle(List.of(settling.get(0).bucket()), deltas));
             return;
         }

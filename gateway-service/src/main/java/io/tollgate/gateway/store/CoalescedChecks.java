@@ -26,11 +26,12 @@ import io.vertx.core.Vertx;
  * {@link #answer}.
  * <p>
  * A settlement nobody waits for ({@link #ride}: what an answer used, a lease given back) rides with the loop's
- * next checks instead of going in a call of its own: it waits for the next batch that has a check, at most
- * {@link #RIDE_NANOS}, then goes on its own. An answer ends in a loop turn of its own more often than not, so
- * without the ride most settlements would cost a call (a write here, a read and a script run in Redis) at a
- * moderate load (bench/cost, at a fixed rate). One timer per loop bounds the wait of all the riders, set when
- * the first of them comes: a timer costs a few µs, so not one per settlement.
+ * next checks instead of going in a call of its own: it waits for the next batch that has a check or for the
+ * loop's tick, at most {@link #RIDE_NANOS}, then goes on its own. An answer ends in a loop turn of its own
+ * more often than not, so without the ride most settlements would cost a call (a write here, a read and a script
+ * run in Redis) at a moderate load (bench/cost, at a fixed rate). The tick is one periodic timer per loop, every
+ * half ride, started by the first rider and stopped by a tick that finds none came since the one before: a timer
+ * set and cancelled per rider, or per wait, costs a few µs each, which a settled request would pay.
  * <p>
  * A call stands or falls as a whole: when it fails (a timeout, a dropped connection, an
  * error from Redis) every check in it fails, and the failure policy answers them as it answers any store
@@ -42,8 +43,9 @@ final class CoalescedChecks {
     static final int MAX_BATCH = 32;
 
     /**
-     * How long a settlement waits for checks to ride with before it goes on its own: under load the loop sends
-     * checks every fraction of a millisecond, so this bounds the wait of an idle loop's settlements only.
+     * The longest a settlement waits for checks to ride with before it goes on its own: under load
+     * the loop sends checks every fraction of a millisecond, so this bounds the wait of an idle loop's settlements
+     * only.
      */
     static final long RIDE_NANOS = 5_000_000;
 
@@ -119,6 +121,12 @@ final class CoalescedChecks {
         return queue(call, true);
     }
 
+    /** Whether the calling event loop's tick runs (tests: it stops once no rider came for a tick). */
+    boolean ticking() {
+        Pending pending = loops.of(Vertx.currentContext());
+        return pending != null && pending.tick != -1;
+    }
+
     private Future<List<Decision>> queue(CheckCall call, boolean riding) {
         Context context = Vertx.currentContext();
         Pending pending = loops.of(context);
@@ -142,8 +150,10 @@ final class CoalescedChecks {
         private List<Promise<List<Decision>>> replies = new ArrayList<>();
         /** Oldest first. */
         private final ArrayDeque<Rider> riders = new ArrayDeque<>();
-        /** A timer is set to send the riders that waited their ride out: one at a time, not one per rider. */
-        private boolean timed;
+        /** The loop's periodic tick, or -1 when no rider came for a whole tick. */
+        private long tick = -1;
+        /** A rider came since the last tick. */
+        private boolean rode;
 
         Future<List<Decision>> queue(CheckCall call, Context context) {
             Promise<List<Decision>> reply = Promise.promise();
@@ -162,28 +172,29 @@ final class CoalescedChecks {
         Future<List<Decision>> ride(CheckCall call, Context context) {
             Promise<List<Decision>> reply = Promise.promise();
             riders.addLast(new Rider(call, reply, System.nanoTime()));
-            if (!timed) {
-                timeOldest(context);
+            rode = true;
+            if (tick == -1) {
+                // every half ride, on the loop's thread (a timer set there runs there)
+                tick = context.owner().setPeriodic(Math.max(1, rideNanos / 2_000_000), id -> tick(context));
             }
             return reply.future();
         }
 
-        private void timeOldest(Context context) {
-            timed = true;
-            long wait = riders.peekFirst().at() + rideNanos - System.nanoTime();
-            context.owner().setTimer(Math.max(1, (wait + 999_999) / 1_000_000), id -> due(context));
-        }
-
-        /** Sends the riders that waited long enough, checks or not; times the next one. */
-        private void due(Context context) {
-            timed = false;
+        /**
+         * Sends the riders that waited half a ride or more (a tick is half a ride apart, so none waits longer than
+         * a ride); stops the ticks when none came since the last one.
+         */
+        private void tick(Context context) {
+            if (riders.isEmpty() && !rode) {
+                context.owner().cancelTimer(tick);
+                tick = -1;
+                return;
+            }
+            rode = false;
             long now = System.nanoTime();
-            while (!riders.isEmpty() && now - riders.peekFirst().at() >= rideNanos) {
+            while (!riders.isEmpty() && now - riders.peekFirst().at() >= rideNanos / 2) {
                 board(); // as many as fit a call, the due ones first
                 flush();
-            }
-            if (!riders.isEmpty()) {
-                timeOldest(context);
             }
         }
 

@@ -92,6 +92,11 @@ public final class RedisRateLimiter implements RateLimiter {
         return coalesced != null ? coalesced.ride(call) : run(call).map(call::parse);
     }
 
+    /** Whether the calling event loop ticks for settlements waiting to ride (tests). */
+    boolean ticking() {
+        return coalesced != null && coalesced.ticking();
+    }
+
     /** The call that checks {@code buckets}, or settles them by {@code deltas} when given. */
     private static CheckCall call(List<Bucket> buckets, List<Long> deltas) {
         // plain loops, and no lists built for the common single bucket: this runs for every limited request

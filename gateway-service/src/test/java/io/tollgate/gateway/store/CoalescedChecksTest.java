@@ -2,7 +2,9 @@ package io.tollgate.gateway.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -122,6 +124,26 @@ class CoalescedChecksTest extends OnLoopTestBase {
                 .allSatisfy(d -> assertThat(d.get(0).remaining()).isEqualTo(3));
         assertThat(decisions.get(settlements).get(0).remaining()).isEqualTo(4);
         assertThat(scriptCalls() - scriptCalls).as("the lone settlement's call, then two").isEqualTo(3);
+    }
+
+    @Test
+    void theLoopTicksForRidersOnlyWhileTheyComeAndSendsThemWithinARide() throws Exception {
+        Context loop = vertx.getOrCreateContext();
+        String run = "tick-" + System.nanoTime();
+        RedisRateLimiter store = new RedisRateLimiter(redis, true, null, TimeUnit.MILLISECONDS.toNanos(40));
+        Bucket five = bucket("five", run, FIVE);
+        onLoop(loop, () -> store.check(List.of(five)));
+        assertThat(onLoop(loop, () -> Future.succeededFuture(store.ticking()))).as("before any rider").isFalse();
+
+        long asked = System.nanoTime();
+        List<Decision> alone = onLoop(loop, () -> store.settle(List.of(five), List.of(-1L)));
+        long waited = System.nanoTime() - asked;
+
+        assertThat(alone.get(0).remaining()).as("given back").isEqualTo(5);
+        assertThat(waited).as("a rider with no check to ride with waits half a ride at least")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+                .until(() -> !onLoop(loop, () -> Future.succeededFuture(store.ticking())));
     }
 
     @Test

@@ -16,6 +16,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
 
 /** A private real Redis, a Vert.x and its Redis client, and a way to run code on one of its event loops. */
 abstract class OnLoopTestBase {
@@ -28,7 +29,8 @@ abstract class OnLoopTestBase {
     static void start() {
         node = new RedisNode();
         vertx = Vertx.vertx();
-        redis = Redis.createClient(vertx, node.address());
+        // every store a test builds pins a connection of this pool per event loop it runs on, until the class ends
+        redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(node.address()).setMaxPoolSize(64));
     }
 
     @AfterAll
