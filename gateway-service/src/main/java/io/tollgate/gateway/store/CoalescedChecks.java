@@ -26,12 +26,17 @@ import io.vertx.core.Vertx;
  * {@link #answer}.
  * <p>
  * A settlement nobody waits for ({@link #ride}: what an answer used, a lease given back) rides with the loop's
- * next checks instead of going in a call of its own: it waits for the next batch that has a check or for the
- * loop's tick, at most {@link #RIDE_NANOS}, then goes on its own. An answer ends in a loop turn of its own
- * more often than not, so without the ride most settlements would cost a call (a write here, a read and a script
- * run in Redis) at a moderate load (bench/cost, at a fixed rate). The tick is one periodic timer per loop, every
- * half ride, started by the first rider and stopped by a tick that finds none came since the one before: a timer
- * set and cancelled per rider, or per wait, costs a few µs each, which a settled request would pay.
+ * next checks instead of going in a call of its own. An answer ends in a loop turn of its own more often than not,
+ * so without the ride most settlements would cost a call (a write here, a read and a script run in Redis) at a
+ * moderate load (bench/cost, at a fixed rate). When no check comes, the loop's tick sends it: the tick is one timer
+ * per loop, {@link #RIDE_NANOS} apart while it finds settlements that waited that long (an idle loop), twice as far
+ * apart each time it finds none, up to {@link #MAX_RIDE_FACTOR} times that (a busy loop, whose checks carry them
+ * all; but never later than the oldest waiting settlement's {@link #RIDE_NANOS}), and stopped by a tick that finds
+ * no settlement came since the one before. So a settlement waits about {@link #RIDE_NANOS} on an idle loop, and at
+ * most {@link #MAX_RIDE_FACTOR} times that when a busy loop's checks stop. A timer costs far more than its few µs of code: each
+ * new deadline reprograms the loop's timer in the kernel,
+ * which a virtual machine pays dearly for (bench/cost measured a tick every 2.5 ms on each loop at 7 µs per
+ * settled request at 3,500 requests a second, and the stretched tick at a few tenths of a µs).
  * <p>
  * A call stands or falls as a whole: when it fails (a timeout, a dropped connection, an
  * error from Redis) every check in it fails, and the failure policy answers them as it answers any store
@@ -43,11 +48,13 @@ final class CoalescedChecks {
     static final int MAX_BATCH = 32;
 
     /**
-     * The longest a settlement waits for checks to ride with before it goes on its own: under load
-     * the loop sends checks every fraction of a millisecond, so this bounds the wait of an idle loop's settlements
-     * only.
+     * How long a settlement waits for checks to ride with on an idle loop before it goes on its own: under load the
+     * loop sends checks every fraction of a millisecond, so the wait ends sooner.
      */
     static final long RIDE_NANOS = 5_000_000;
+
+    /** The tick stretches while the loop's checks carry every settlement, up to this many rides apart. */
+    static final int MAX_RIDE_FACTOR = 10;
 
     /**
      * Sends the checks of one loop turn, {@code calls}, and settles {@code replies.get(i)} with the decisions
@@ -71,7 +78,7 @@ final class CoalescedChecks {
         this(sender, alone, RIDE_NANOS);
     }
 
-    /** As above, a settlement waiting up to {@code rideNanos} for checks to ride with. */
+    /** As above, a settlement waiting {@code rideNanos} on an idle loop for checks to ride with. */
     CoalescedChecks(Sender sender, Function<CheckCall, Future<List<Long>>> alone, long rideNanos) {
         this.sender = sender;
         this.alone = alone;
@@ -114,8 +121,8 @@ final class CoalescedChecks {
     }
 
     /**
-     * Queues {@code call}, a settlement nobody waits for, to ride with the calling event loop's next checks (at
-     * most {@link #RIDE_NANOS} later); off an event loop, sends it alone.
+     * Queues {@code call}, a settlement nobody waits for, to ride with the calling event loop's next checks (when
+     * none come, its tick sends it); off an event loop, sends it alone.
      */
     Future<List<Decision>> ride(CheckCall call) {
         return queue(call, true);
@@ -150,8 +157,10 @@ final class CoalescedChecks {
         private List<Promise<List<Decision>>> replies = new ArrayList<>();
         /** Oldest first. */
         private final ArrayDeque<Rider> riders = new ArrayDeque<>();
-        /** The loop's periodic tick, or -1 when no rider came for a whole tick. */
+        /** The loop's tick (a timer), or -1 when no rider came for a whole tick. */
         private long tick = -1;
+        /** Nanoseconds from one tick to the next. */
+        private long apart;
         /** A rider came since the last tick. */
         private boolean rode;
 
@@ -174,28 +183,41 @@ final class CoalescedChecks {
             riders.addLast(new Rider(call, reply, System.nanoTime()));
             rode = true;
             if (tick == -1) {
-                // every half ride, on the loop's thread (a timer set there runs there)
-                tick = context.owner().setPeriodic(Math.max(1, rideNanos / 2_000_000), id -> tick(context));
+                // a loop whose tick had stopped is idle: one ride
+                apart = rideNanos;
+                arm(context, apart);
             }
             return reply.future();
         }
 
+        /** Sets the tick {@code nanos} from now (a timer set on the loop's thread runs on that loop). */
+        private void arm(Context context, long nanos) {
+            tick = context.owner().setTimer(Math.max(1, (nanos + 999_999) / 1_000_000), id -> tick(context));
+        }
+
         /**
-         * Sends the riders that waited half a ride or more (a tick is half a ride apart, so none waits longer than
-         * a ride); stops the ticks when none came since the last one.
+         * Sends every rider when the oldest waited a ride or more (no check came for it: the loop is idle, its tick
+         * comes each ride); else stretches the tick, the loop's checks carry its riders, but sets it no later than
+         * the oldest rider's ride. Stops when no rider came since the last tick.
          */
         private void tick(Context context) {
-            if (riders.isEmpty() && !rode) {
-                context.owner().cancelTimer(tick);
-                tick = -1;
-                return;
+            tick = -1;
+            long now = System.nanoTime();
+            if (!riders.isEmpty() && now - riders.peekFirst().at() >= rideNanos) {
+                while (!riders.isEmpty()) {
+                    board(); // as many as fit a call, the oldest first
+                    flush();
+                }
+                apart = rideNanos;
+            } else {
+                apart = Math.min(2 * apart, MAX_RIDE_FACTOR * rideNanos);
+            }
+            if (!riders.isEmpty()) {
+                arm(context, Math.min(apart, riders.peekFirst().at() + rideNanos - now));
+            } else if (rode) {
+                arm(context, apart);
             }
             rode = false;
-            long now = System.nanoTime();
-            while (!riders.isEmpty() && now - riders.peekFirst().at() >= rideNanos / 2) {
-                board(); // as many as fit a call, the due ones first
-                flush();
-            }
         }
 
         /** Moves riders ahead of the pending checks (they were asked first), oldest first, as many as fit. */
