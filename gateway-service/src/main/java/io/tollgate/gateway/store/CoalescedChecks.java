@@ -29,10 +29,10 @@ import io.vertx.core.Vertx;
  * next checks instead of going in a call of its own. An answer ends in a loop turn of its own more often than not,
  * so without the ride most settlements would cost a call (a write here, a read and a script run in Redis) at a
  * moderate load (bench/cost, at a fixed rate). When no check comes, the loop's tick sends it: the tick is one timer
- * per loop, {@link #RIDE_NANOS} apart while it finds settlements that waited that long (an idle loop), twice as far
- * apart each time it finds none, up to {@link #MAX_RIDE_FACTOR} times that (a busy loop, whose checks carry them
- * all; but never later than the oldest waiting settlement's {@link #RIDE_NANOS}), and stopped by a tick that finds
- * no settlement came since the one before. So a settlement waits about {@link #RIDE_NANOS} on an idle loop, and at
+ * per loop, {@link #RIDE_NANOS} apart while no check came between two ticks (an idle loop), twice as far apart each
+ * time checks came, up to {@link #MAX_RIDE_FACTOR} times that (a busy loop, whose checks carry the settlements; but
+ * never later than the oldest waiting settlement's {@link #RIDE_NANOS}), and stopped by a tick that finds no
+ * settlement came since the one before. So a settlement waits about {@link #RIDE_NANOS} on an idle loop, and at
  * most {@link #MAX_RIDE_FACTOR} times that when a busy loop's checks stop. A timer costs far more than its few µs of code: each
  * new deadline reprograms the loop's timer in the kernel,
  * which a virtual machine pays dearly for (bench/cost measured a tick every 2.5 ms on each loop at 7 µs per
@@ -163,6 +163,8 @@ final class CoalescedChecks {
         private long apart;
         /** A rider came since the last tick. */
         private boolean rode;
+        /** A check came since the last tick: the loop is busy. */
+        private boolean checked;
 
         Future<List<Decision>> queue(CheckCall call, Context context) {
             Promise<List<Decision>> reply = Promise.promise();
@@ -172,6 +174,7 @@ final class CoalescedChecks {
             }
             calls.add(call);
             replies.add(reply);
+            checked = true;
             if (calls.size() == MAX_BATCH) {
                 flush(); // the scheduled flush sends what comes after
             }
@@ -196,9 +199,9 @@ final class CoalescedChecks {
         }
 
         /**
-         * Sends every rider when the oldest waited a ride or more (no check came for it: the loop is idle, its tick
-         * comes each ride); else stretches the tick, the loop's checks carry its riders, but sets it no later than
-         * the oldest rider's ride. Stops when no rider came since the last tick.
+         * Sends every rider when the oldest waited a ride or more (a call goes: the young ones take it too). Comes
+         * each ride on a loop that had no check since the last tick (idle); stretches while checks come (they carry
+         * the riders), but never later than the oldest rider's ride. Stops when no rider came since the last tick.
          */
         private void tick(Context context) {
             tick = -1;
@@ -208,10 +211,9 @@ final class CoalescedChecks {
                     board(); // as many as fit a call, the oldest first
                     flush();
                 }
-                apart = rideNanos;
-            } else {
-                apart = Math.min(2 * apart, MAX_RIDE_FACTOR * rideNanos);
             }
+            apart = checked ? Math.min(2 * apart, MAX_RIDE_FACTOR * rideNanos) : rideNanos;
+            checked = false;
             if (!riders.isEmpty()) {
                 arm(context, Math.min(apart, riders.peekFirst().at() + rideNanos - now));
             } else if (rode) {
