@@ -25,18 +25,19 @@ import io.vertx.core.Vertx;
  * all-or-nothing on its own, in the order asked, and each script call's reply is shared out by
  * {@link #answer}.
  * <p>
- * A settlement nobody waits for ({@link #ride}: what an answer used, a lease given back) rides with the loop's
- * next checks instead of going in a call of its own. An answer ends in a loop turn of its own more often than not,
- * so without the ride most settlements would cost a call (a write here, a read and a script run in Redis) at a
- * moderate load (bench/cost, at a fixed rate). When no check comes, the loop's tick sends it: the tick is one timer
- * per loop, {@link #RIDE_NANOS} apart while no check came between two ticks (an idle loop), twice as far apart each
- * time checks came, up to {@link #MAX_RIDE_FACTOR} times that (a busy loop, whose checks carry the settlements; but
- * never later than the oldest waiting settlement's {@link #RIDE_NANOS}), and stopped by a tick that finds no
- * settlement came since the one before. So a settlement waits about {@link #RIDE_NANOS} on an idle loop, and at
- * most {@link #MAX_RIDE_FACTOR} times that when a busy loop's checks stop. A timer costs far more than its few µs of code: each
- * new deadline reprograms the loop's timer in the kernel,
- * which a virtual machine pays dearly for (bench/cost measured a tick every 2.5 ms on each loop at 7 µs per
- * settled request at 3,500 requests a second, and the stretched tick at a few tenths of a µs).
+ * A settlement nobody waits for ({@link #ride}: what an answer used, a lease given back) rides with the loop's next
+ * checks instead of going in a call of its own. An answer ends in a loop turn of its own more often than not, so
+ * without the ride most settlements would cost a call (a write here, a read and a script run in Redis) at a moderate
+ * load (bench/cost, at a fixed rate). When no check comes, the loop's tick sends it: the tick is one timer per loop.
+ * While checks come, they carry the settlements, and the tick stretches, twice as far apart each time, up to
+ * {@link #MAX_RIDE_FACTOR} rides (a busy loop almost always has a settlement waiting for its next check, so a tick bound to
+ * the oldest one's ride would come every few milliseconds). On a loop that had no check since the last tick (idle), it
+ * comes when the oldest waiting settlement has waited {@link #RIDE_NANOS}. It stops after a tick that finds no
+ * settlement came since the one before. So a settlement waits about {@link #RIDE_NANOS} on an idle loop, and at most
+ * about {@link #MAX_RIDE_FACTOR} times that when a busy loop's checks stop. A timer costs far more than its few µs of
+ * code: each new deadline reprograms the loop's timer in the kernel, which a virtual machine pays dearly for
+ * (bench/cost measured a tick every 2.5 ms on each loop at 7 µs per settled request at 3,500 requests a second, and
+ * the stretched tick at a few tenths of a µs).
  * <p>
  * A call stands or falls as a whole: when it fails (a timeout, a dropped connection, an
  * error from Redis) every check in it fails, and the failure policy answers them as it answers any store
@@ -199,9 +200,10 @@ final class CoalescedChecks {
         }
 
         /**
-         * Sends every rider when the oldest waited a ride or more (a call goes: the young ones take it too). Comes
-         * each ride on a loop that had no check since the last tick (idle); stretches while checks come (they carry
-         * the riders), but never later than the oldest rider's ride. Stops when no rider came since the last tick.
+         * Sends every rider when the oldest waited a ride or more (a call goes: the young ones take it too). On a
+         * loop that had checks since the last tick (busy: they carry its riders), the next tick comes twice as far
+         * (up to {@link #MAX_RIDE_FACTOR} rides); on an idle one, when its oldest rider has waited a ride. Stops
+         * when no rider came since the last tick.
          */
         private void tick(Context context) {
             tick = -1;
@@ -212,10 +214,11 @@ final class CoalescedChecks {
                     flush();
                 }
             }
-            apart = checked ? Math.min(2 * apart, MAX_RIDE_FACTOR * rideNanos) : rideNanos;
+            boolean busy = checked;
             checked = false;
+            apart = busy ? Math.min(2 * apart, MAX_RIDE_FACTOR * rideNanos) : rideNanos;
             if (!riders.isEmpty()) {
-                arm(context, Math.min(apart, riders.peekFirst().at() + rideNanos - now));
+                arm(context, busy ? apart : riders.peekFirst().at() + rideNanos - now);
             } else if (rode) {
                 arm(context, apart);
             }
