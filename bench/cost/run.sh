@@ -12,8 +12,9 @@
 # moment of the shared machine (which drifts, from second to second, more than the paths differ), and neither
 # stack's own luck (its JIT, its heap) counts. Per run and stack: req/s, p50, p99, the gateway's CPU per request and
 # the part of it its JIT compiler threads took (/proc/PID/task: they compile, they do not serve, and as the paths take
-# turns on a gateway their work moves from run to run by several µs per request), Redis's CPU per request and Redis calls per request (INFO commandstats: EVALSHA and EVAL; the commands a script
-# runs are counted apart, as Redis counts them). Per round a figure is the mean of a path's two runs against the
+# turns on a gateway their work moves from run to run by several µs per request), Redis's CPU per request and Redis
+# calls per request (INFO commandstats: EVALSHA and EVAL; the commands a script runs are counted apart, as Redis
+# counts them). Per round a figure is the mean of a path's two runs against the
 # plain rule beside it; the report gives the median over ROUNDS rounds and their range. The order of the paths
 # rotates from round to round, and which stack runs a path first alternates.
 #
@@ -91,7 +92,6 @@ for stack in a b; do
 done
 
 TICK=$(getconf CLK_TCK)
-cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # user + system clock ticks of process $1
 jit() { # user + system clock ticks of process $1's JIT compiler threads (their name has a space: cut before fields)
   local task sum=0
   for task in /proc/"$1"/task/*; do
@@ -100,10 +100,6 @@ jit() { # user + system clock ticks of process $1's JIT compiler threads (their 
     esac
   done
   echo "$sum"
-}
-commands() { # script calls that checks, settlements and leases cost on stack $1's Redis, so far
-  redis-cli -p "${STORE_PORT[$1]}" INFO commandstats | tr -d '\r' | awk -F'[:=,]' '
-    /^cmdstat_(evalsha|eval):/ { n += $3 } END { print n + 0 }'
 }
 declare -A RUNS_OF # timed runs per path so far: a profile's file is <path>.<its run of that path>.collapsed
 # pair A_PATH B_PATH DURATION [ROUND]: A_PATH on stack a and B_PATH on stack b at once; a row per stack:
@@ -116,7 +112,7 @@ pair() {
       RUNS_OF[${path[$stack]}]=$((${RUNS_OF[${path[$stack]}]:-0} + 1))
       profiler "$stack" start "" "$PROFILE_INTERVAL"
     fi
-    g0[$stack]=$(cpu "${GW_PID[$stack]}") r0[$stack]=$(cpu "${STORE_PID[$stack]}") c0[$stack]=$(commands "$stack")
+    g0[$stack]=$(cpu "${GW_PID[$stack]}") r0[$stack]=$(cpu "${STORE_PID[$stack]}") c0[$stack]=$(script_calls "${STORE_PORT[$stack]}")
     j0[$stack]=$(jit "${GW_PID[$stack]}")
   done
   for stack in a b; do
@@ -127,7 +123,7 @@ pair() {
   done
   wait "${loads[@]}"
   for stack in a b; do
-    g1[$stack]=$(cpu "${GW_PID[$stack]}") r1[$stack]=$(cpu "${STORE_PID[$stack]}") c1[$stack]=$(commands "$stack")
+    g1[$stack]=$(cpu "${GW_PID[$stack]}") r1[$stack]=$(cpu "${STORE_PID[$stack]}") c1[$stack]=$(script_calls "${STORE_PORT[$stack]}")
     j1[$stack]=$(jit "${GW_PID[$stack]}")
     if [ -n "$PROFILE" ] && [ -n "$round" ]; then
       profiler "$stack" stop "$WORK/profiles/${path[$stack]}.${RUNS_OF[${path[$stack]}]}.collapsed"

@@ -22,6 +22,15 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+cpu() { # cpu PID...: user + system clock ticks the processes used so far
+  local pid sum=0
+  for pid in "$@"; do sum=$((sum + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done
+  echo "$sum"
+}
+script_calls() { # script_calls PORT: EVALSHA and EVAL calls the Redis on PORT served so far
+  redis-cli -p "$1" INFO commandstats | tr -d '\r' | awk -F'[:=,]' '
+    /^cmdstat_(evalsha|eval):/ { n += $3 } END { print n + 0 }'
+}
 
 # nginx_conf NAME SERVER-BLOCK: an nginx of one worker, its pid in $WORK/NAME.pid
 nginx_conf() {

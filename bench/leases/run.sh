@@ -69,15 +69,6 @@ start_fleet() {
 }
 
 TICK=$(getconf CLK_TCK)
-commands() { # script calls so far
-  redis-cli -p "$REDIS_PORT" INFO commandstats | tr -d '\r' | awk -F'[:=,]' '
-    /^cmdstat_(evalsha|eval):/ { n += $3 } END { print n + 0 }'
-}
-cpu() { # cpu PID...: clock ticks used so far
-  local pid sum=0
-  for pid in "$@"; do sum=$((sum + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done
-  echo $sum
-}
 run() { # run VARIANT DURATION -> "variant rps gateway_cpu_us redis_cpu_us redis_calls_per_request non200_share"
   local variant=$1 path=$1 g0 g1 r0 r1 c0 c1 name keys=1 fixed=hot-client expect=0
   case $variant in
@@ -87,7 +78,7 @@ run() { # run VARIANT DURATION -> "variant rps gateway_cpu_us redis_cpu_us redis
     rejected) fixed="rejected-$RANDOM$RANDOM" expect=1 ;;
   esac
   local loads=()
-  g0=$(cpu "${GW_PID[@]}") r0=$(cpu "$REDIS_PID") c0=$(commands)
+  g0=$(cpu "${GW_PID[@]}") r0=$(cpu "$REDIS_PID") c0=$(script_calls "$REDIS_PORT")
   for name in "${GATEWAYS[@]}"; do
     PATH_TO=/$path/x KEYS=$keys FIXED_KEY=$fixed KEY_PREFIX=client- THREADS=1 \
       wrk -t1 -c"$CONNECTIONS" -d"$2" --latency -s "$ROOT/bench/compare/keys.lua" \
@@ -95,7 +86,7 @@ run() { # run VARIANT DURATION -> "variant rps gateway_cpu_us redis_cpu_us redis
     loads+=($!)
   done
   wait "${loads[@]}"
-  g1=$(cpu "${GW_PID[@]}") r1=$(cpu "$REDIS_PID") c1=$(commands)
+  g1=$(cpu "${GW_PID[@]}") r1=$(cpu "$REDIS_PID") c1=$(script_calls "$REDIS_PORT")
   cat "$WORK"/wrk-gw*.out | awk -v variant="$variant" -v g=$((g1 - g0)) -v r=$((r1 - r0)) -v c=$((c1 - c0)) \
     -v hz="$TICK" -v expect="$expect" '/^RESULT/{
       for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }

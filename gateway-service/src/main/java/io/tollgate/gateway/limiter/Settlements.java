@@ -181,12 +181,8 @@ final class Settlements {
         return null;
     }
 
-    /** Sends the settlements, one call per hash tag. */
+    /** Sends the settlements of several rules, one call per hash tag (one rule's: {@link Tab#ended}). */
     private void settle(List<RuleDecision> settling, List<Long> deltas) {
-        if (settling.size() == 1) {
-            sent(settling, store.settle(List.of(settling.get(0).bucket()), deltas));
-            return;
-        }
         boolean[] sent = new boolean[settling.size()];
         for (int i = 0; i < settling.size(); i++) {
             if (sent[i]) {

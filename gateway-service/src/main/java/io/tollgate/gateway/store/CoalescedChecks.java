@@ -36,8 +36,7 @@ import io.vertx.core.Vertx;
  * settlement came since the one before. So a settlement waits about {@link #RIDE_NANOS} on an idle loop, and at most
  * about {@link #MAX_RIDE_FACTOR} times that when a busy loop's checks stop. A timer costs far more than its few µs of
  * code: each new deadline reprograms the loop's timer in the kernel, which a virtual machine pays dearly for
- * (bench/cost measured a tick every 2.5 ms on each loop at 7 µs per settled request at 3,500 requests a second, and
- * the stretched tick at a few tenths of a µs).
+ * (bench/README, cost: a tick every few milliseconds cost more than the rest of a settlement).
  * <p>
  * A call stands or falls as a whole: when it fails (a timeout, a dropped connection, an
  * error from Redis) every check in it fails, and the failure policy answers them as it answers any store
