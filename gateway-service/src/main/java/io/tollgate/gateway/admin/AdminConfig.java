@@ -17,8 +17,24 @@ public interface AdminConfig {
     /** Further named tokens, {@code tollgate.admin.tokens."alice"=...}; the name is the actor in the log. */
     Map<String, String> tokens();
 
+    /** How many wrong tokens a client address may present before its tokens go unread for a while. */
+    WrongTokens wrongTokens();
+
     /** {@code GET /tollgate/top}. */
     Top top();
+
+    /**
+     * Wrong tokens a client address may present: {@code limit} at once, refilled at {@code limit} per
+     * {@code period}; beyond that, every token it presents is refused unread with 429 until the allowance refills.
+     */
+    interface WrongTokens {
+
+        @WithDefault("10")
+        long limit();
+
+        @WithDefault("1m")
+        Duration period();
+    }
 
     /** The sketch of the clients rejected most, per rule. */
     interface Top {

@@ -5,12 +5,15 @@ import jakarta.enterprise.event.Observes;
 
 import io.quarkus.vertx.http.ManagementInterface;
 import io.tollgate.gateway.http.Problems;
+import io.tollgate.rules.domain.AdminTokenCheck;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * Guards every operation ({@code /tollgate/*} on the management interface) with the admin bearer token: 401
- * without one, 403 for a token that is not configured; the actor goes on in the routing context as
+ * without one, 403 for a token that is not configured, 429 (with {@code Retry-After}) while the caller's address
+ * has presented too many wrong ones; the actor goes on in the routing context as
  * {@link #ACTOR}. Health and metrics ({@code /q/*}) stay open to the probes and the scraper.
  */
 @ApplicationScoped
@@ -39,13 +42,21 @@ class AdminGuard {
                     "operations need Authorization: Bearer <token>"));
             return;
         }
-        String actor = tokens.actorFor(authorization);
-        if (actor == null) {
+        SocketAddress peer = ctx.request().remoteAddress();
+        AdminTokenCheck.Verdict verdict = tokens.check(authorization, peer == null ? null : peer.hostAddress());
+        if (verdict.throttled()) {
+            ctx.response().putHeader("Retry-After", Long.toString(verdict.retryAfterSeconds()));
+            Problems.send(ctx.response(), Problems.problem("too-many-wrong-tokens", "Too many wrong tokens", 429,
+                    "this address presented too many wrong admin tokens; no token from it is read for the next "
+                            + verdict.retryAfterSeconds() + " s"));
+            return;
+        }
+        if (!verdict.accepted()) {
             Problems.send(ctx.response(), Problems.problem("forbidden", "Token not accepted", 403,
                     "the bearer token is not one of the configured admin tokens"));
             return;
         }
-        ctx.put(ACTOR, actor);
+        ctx.put(ACTOR, verdict.actor());
         ctx.next();
     }
 }

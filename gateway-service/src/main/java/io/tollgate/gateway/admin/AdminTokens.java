@@ -1,20 +1,21 @@
 package io.tollgate.gateway.admin;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.rules.domain.AdminTokenCheck;
+
 /**
  * Who may call the operations: {@code Authorization: Bearer <token>} against {@code tollgate.admin.token} (actor
- * {@code admin}) and the named {@code tollgate.admin.tokens}, as the rules service checks its writes. Tokens are
- * compared as SHA-256 digests with {@link MessageDigest#isEqual}, against every configured token, so timing tells
- * nothing; tokens are never logged.
+ * {@code admin}) and the named {@code tollgate.admin.tokens}. Tokens are compared and wrong guesses throttled per
+ * client address by {@link AdminTokenCheck}, as the rules service checks its writes; tokens are never logged.
  */
 @ApplicationScoped
 class AdminTokens {
@@ -23,15 +24,22 @@ class AdminTokens {
     private static final String BEARER = "Bearer ";
     static final String ADMIN = "admin";
 
-    private final Map<String, byte[]> digestByActor = new LinkedHashMap<>();
+    private final AdminTokenCheck check;
+    private final Counter throttled;
 
-    AdminTokens(AdminConfig config) {
-        config.token().filter(t -> !t.isBlank()).ifPresent(t -> digestByActor.put(ADMIN, digest(t)));
-        config.tokens().forEach((name, token) -> digestByActor.put(name, digest(token)));
-        if (digestByActor.isEmpty()) {
+    AdminTokens(AdminConfig config, MeterRegistry meters) {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        config.token().ifPresent(t -> tokens.put(ADMIN, t));
+        tokens.putAll(config.tokens());
+        this.check = new AdminTokenCheck(tokens, config.wrongTokens().limit(), config.wrongTokens().period(),
+                () -> TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()));
+        this.throttled = Counter.builder("tollgate.admin.throttled")
+                .description("admin tokens refused unread: their address had presented too many wrong ones")
+                .register(meters);
+        if (check.actors().isEmpty()) {
             LOG.warn("no tollgate.admin.token (TOLLGATE_ADMIN_TOKEN) configured: every operation will be refused");
         } else {
-            LOG.infof("operations open to %s", digestByActor.keySet());
+            LOG.infof("operations open to %s", check.actors());
         }
     }
 
@@ -40,24 +48,17 @@ class AdminTokens {
         return authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length());
     }
 
-    /** The actor whose token a bearer {@code authorization} header carries, or null when none is configured so. */
-    String actorFor(String authorization) {
-        byte[] presented = digest(authorization.substring(BEARER.length()).trim());
-        String actor = null;
-        for (Map.Entry<String, byte[]> e : digestByActor.entrySet()) {
-            // no early exit: every token is compared, whichever matches
-            if (MessageDigest.isEqual(presented, e.getValue()) && actor == null) {
-                actor = e.getKey();
-            }
+    /**
+     * Checks the token a bearer {@code authorization} header carries, presented from {@code address}. A refusal
+     * unread is counted; an address that has just spent its allowance of wrong tokens is logged.
+     */
+    AdminTokenCheck.Verdict check(String authorization, String address) {
+        AdminTokenCheck.Verdict verdict = check.check(authorization.substring(BEARER.length()).trim(), address);
+        if (verdict.throttled()) {
+            throttled.increment();
+        } else if (verdict.justThrottled()) {
+            LOG.warnf("wrong admin tokens from %s: no token from it is read until its allowance refills", address);
         }
-        return actor;
-    }
-
-    private static byte[] digest(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        return verdict;
     }
 }

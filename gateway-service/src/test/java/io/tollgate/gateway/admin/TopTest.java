@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.is;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -23,7 +24,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.tollgate.gateway.support.DirectoryControl;
 import io.tollgate.gateway.support.Flood;
+import io.tollgate.gateway.support.GatewayControl;
 import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.RawHttp;
 
 /** {@code GET /tollgate/top} on the management interface, fed by real rejections through HTTP and Redis. */
 @QuarkusTest
@@ -92,6 +95,23 @@ class TopTest {
                 .then()
                 .statusCode(403)
                 .contentType("application/problem+json");
+    }
+
+    @Test
+    void anAddressThatPresentedTenWrongTokensIsRefusedUnreadUntilItsAllowanceRefills() throws IOException {
+        int port = GatewayControl.managementPort();
+        for (int i = 0; i < 10; i++) {
+            assertThat(RawHttp.get("127.0.0.2", port, "/tollgate/top?rule=any", "Bearer guess-" + i).status())
+                    .as("wrong token %d", i).isEqualTo(403);
+        }
+        RawHttp.Answer refused = RawHttp.get("127.0.0.2", port, "/tollgate/top?rule=any", GatewayControl.ADMIN);
+        assertThat(refused.status()).as("the right token, unread").isEqualTo(429);
+        assertThat(refused.header("content-type")).isEqualTo("application/problem+json");
+        assertThat(refused.body()).contains("\"type\":\"too-many-wrong-tokens\"");
+        assertThat(Long.parseLong(refused.header("retry-after"))).as("one of ten a minute back").isBetween(1L, 6L);
+        assertThat(RawHttp.get("127.0.0.3", port, "/tollgate/top?rule=any", GatewayControl.ADMIN).status())
+                .as("another address").isNotIn(401, 403, 429);
+        assertThat(management().get("/q/metrics").asString()).contains("tollgate_admin_throttled_total 1.0");
     }
 
     @Test

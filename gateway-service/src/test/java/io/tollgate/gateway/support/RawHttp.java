@@ -5,6 +5,8 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -24,6 +26,21 @@ public final class RawHttp {
     }
 
     private RawHttp() {
+    }
+
+    /**
+     * One {@code GET} on a new connection from loopback address {@code from} (any 127.0.0.x: a caller on a host of
+     * its own) to {@code port}, with {@code authorization}.
+     */
+    public static Answer get(String from, int port, String path, String authorization) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
+                    + authorization + "\r\nConnection: close\r\n\r\n").getBytes(US_ASCII));
+            return read(socket.getInputStream());
+        }
     }
 
     /** Reads the next answer's head, and its body when it declares a Content-Length. */

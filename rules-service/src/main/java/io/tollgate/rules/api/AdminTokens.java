@@ -1,22 +1,23 @@
 package io.tollgate.rules.api;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.tollgate.rules.auth.Session;
 import io.tollgate.rules.auth.SessionCookie;
 import io.tollgate.rules.auth.Sessions;
 import io.tollgate.rules.config.RulesConfig;
+import io.tollgate.rules.domain.AdminTokenCheck;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -26,8 +27,8 @@ import io.vertx.ext.web.RoutingContext;
  * Who may write: {@code Authorization: Bearer <token>} against {@code tollgate.admin.token} (actor
  * {@code admin}) and the named {@code tollgate.admin.tokens}, or, without that header, the console's session
  * cookie (the actor who logged in), which on every call but a GET or HEAD needs the session's CSRF token in
- * {@code X-CSRF-Token} too. Tokens are compared as SHA-256 digests with {@link MessageDigest#isEqual}, against
- * every configured token, so timing tells nothing; tokens are never logged.
+ * {@code X-CSRF-Token} too. Tokens are compared and wrong guesses throttled per client address by
+ * {@link AdminTokenCheck}, as the gateway's operations check theirs; tokens are never logged.
  */
 @ApplicationScoped
 public class AdminTokens {
@@ -37,19 +38,27 @@ public class AdminTokens {
     private static final Set<HttpMethod> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD);
     static final String ADMIN = "admin";
 
-    private final Map<String, byte[]> digestByActor = new LinkedHashMap<>();
+    private final AdminTokenCheck check;
+    private final Counter throttled;
     private final Sessions sessions;
     private final CurrentVertxRequest current;
 
-    AdminTokens(RulesConfig config, Sessions sessions, CurrentVertxRequest current) {
+    AdminTokens(RulesConfig config, Sessions sessions, CurrentVertxRequest current, MeterRegistry meters) {
         this.sessions = sessions;
         this.current = current;
-        config.admin().token().filter(t -> !t.isBlank()).ifPresent(t -> digestByActor.put(ADMIN, digest(t)));
-        config.admin().tokens().forEach((name, token) -> digestByActor.put(name, digest(token)));
-        if (digestByActor.isEmpty()) {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        config.admin().token().ifPresent(t -> tokens.put(ADMIN, t));
+        tokens.putAll(config.admin().tokens());
+        RulesConfig.WrongTokens wrong = config.admin().wrongTokens();
+        this.check = new AdminTokenCheck(tokens, wrong.limit(), wrong.period(),
+                () -> TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()));
+        this.throttled = Counter.builder("tollgate.admin.throttled")
+                .description("admin tokens refused unread: their address had presented too many wrong ones")
+                .register(meters);
+        if (check.actors().isEmpty()) {
             LOG.warn("no tollgate.admin.token (TOLLGATE_ADMIN_TOKEN) configured: every write will be refused");
         } else {
-            LOG.infof("write access for %s", digestByActor.keySet());
+            LOG.infof("write access for %s", check.actors());
         }
     }
 
@@ -59,7 +68,8 @@ public class AdminTokens {
      *
      * @throws ProblemException
      * 401 without a bearer token or session (or with an ended session), 403 for a token that is not
-     * configured or a write with the session cookie but without its CSRF token
+     * configured or a write with the session cookie but without its CSRF token, 429 while the request's
+     * address may present no token
      */
     String actorFor(String authorization) {
         RoutingContext routing = current.getCurrent();
@@ -71,17 +81,23 @@ public class AdminTokens {
         return actorFor(request.getHeader(HttpHeaders.AUTHORIZATION), request);
     }
 
-    /** The actor whose token this is, if it is a configured one: the console's login. */
-    public Optional<String> actorOfToken(String token) {
-        byte[] presented = digest(token);
-        String actor = null;
-        for (Map.Entry<String, byte[]> e : digestByActor.entrySet()) {
-            // no early exit: every token is compared, whichever matches
-            if (MessageDigest.isEqual(presented, e.getValue()) && actor == null) {
-                actor = e.getKey();
-            }
+    /**
+     * Checks a token presented from {@code request}'s address: the actor whose token it is, or why not. A
+     * refusal unread is counted; an address that has just spent its allowance of wrong tokens is logged.
+     */
+    public AdminTokenCheck.Verdict check(String token, HttpServerRequest request) {
+        AdminTokenCheck.Verdict verdict = check.check(token, address(request));
+        if (verdict.throttled()) {
+            throttled.increment();
+        } else if (verdict.justThrottled()) {
+            LOG.warnf("wrong admin tokens from %s: no token from it is read until its allowance refills",
+                    address(request));
         }
-        return Optional.ofNullable(actor);
+        return verdict;
+    }
+
+    private static String address(HttpServerRequest request) {
+        return request == null || request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
     }
 
     private String actorFor(String authorization, HttpServerRequest request) {
@@ -97,9 +113,18 @@ public class AdminTokens {
                             "writes need Authorization: Bearer <token>"),
                     Map.of("WWW-Authenticate", "Bearer realm=\"tollgate\""));
         }
-        return actorOfToken(authorization.substring(BEARER.length()).trim())
-                .orElseThrow(() -> new ProblemException(new Problem("forbidden", "Token not accepted", 403,
-                        "the bearer token is not one of the configured admin tokens")));
+        AdminTokenCheck.Verdict verdict = check(authorization.substring(BEARER.length()).trim(), request);
+        if (verdict.throttled()) {
+            throw new ProblemException(new Problem("too-many-wrong-tokens", "Too many wrong tokens", 429,
+                    "this address presented too many wrong admin tokens; no token from it is read for the next "
+                            + verdict.retryAfterSeconds() + " s"),
+                    Map.of("Retry-After", Long.toString(verdict.retryAfterSeconds())));
+        }
+        if (!verdict.accepted()) {
+            throw new ProblemException(new Problem("forbidden", "Token not accepted", 403,
+                    "the bearer token is not one of the configured admin tokens"));
+        }
+        return verdict.actor();
     }
 
     private String sessionActor(String id, HttpServerRequest request) {
@@ -117,13 +142,5 @@ public class AdminTokens {
         return new ProblemException(new Problem("csrf", "CSRF token missing or wrong", 403,
                 "a call with the console's session cookie needs " + SessionCookie.CSRF_HEADER
                         + ": <the session's token>; nothing was changed"));
-    }
-
-    private static byte[] digest(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
     }
 }

@@ -35,6 +35,22 @@ public interface RulesConfig {
 
         /** Further named tokens, {@code tollgate.admin.tokens."alice"=...}; the name is the actor. */
         Map<String, String> tokens();
+
+        /** How many wrong tokens a client address may present before its tokens go unread for a while. */
+        WrongTokens wrongTokens();
+    }
+
+    /**
+     * Wrong admin tokens a client address may present: {@code limit} at once, refilled at {@code limit} per
+     * {@code period}; beyond that, every token it presents is refused unread with 429 until the allowance refills.
+     */
+    interface WrongTokens {
+
+        @WithDefault("10")
+        long limit();
+
+        @WithDefault("1m")
+        Duration period();
     }
 
     /** The gateway registry. */

@@ -1,7 +1,6 @@
 package io.tollgate.rules.console;
 
 import java.net.URI;
-import java.util.Optional;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
@@ -21,6 +20,7 @@ import io.tollgate.rules.api.AdminTokens;
 import io.tollgate.rules.auth.Session;
 import io.tollgate.rules.auth.SessionCookie;
 import io.tollgate.rules.auth.Sessions;
+import io.tollgate.rules.domain.AdminTokenCheck;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -57,15 +57,25 @@ public class LoginResource {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response login(@FormParam("token") String token, RoutingContext ctx) {
-        Optional<String> actor = token == null || token.isBlank() ? Optional.empty() : tokens.actorOfToken(token.trim());
-        if (actor.isEmpty()) {
+        if (token == null || token.isBlank()) {
+            return Response.status(401).entity(pages.login("Enter one of the admin tokens.")).build();
+        }
+        AdminTokenCheck.Verdict verdict = tokens.check(token.trim(), ctx.request());
+        if (verdict.throttled()) {
+            return Response.status(429)
+                    .header("Retry-After", verdict.retryAfterSeconds())
+                    .entity(pages.login("Too many wrong tokens came from your address: try again in "
+                            + verdict.retryAfterSeconds() + " s."))
+                    .build();
+        }
+        if (!verdict.accepted()) {
             LOG.info("console login refused: not a configured admin token");
             return Response.status(401).entity(pages.login("That token is not one of the admin tokens.")).build();
         }
         // a login never reuses a session: whatever id the browser held is dropped
         SessionCookie.of(ctx.request()).ifPresent(sessions::close);
-        Session session = sessions.open(actor.get());
-        LOG.infof("console login of %s", actor.get());
+        Session session = sessions.open(verdict.actor());
+        LOG.infof("console login of %s", verdict.actor());
         return Response.seeOther(URI.create(Pages.HOME))
                 .header(HttpHeaders.SET_COOKIE, SessionCookie.set(session.id(), ctx.request()))
                 .build();

@@ -130,6 +130,11 @@ class GatewayRegistryTest {
                     public Map<String, String> tokens() {
                         return Map.of();
                     }
+
+                    @Override
+                    public WrongTokens wrongTokens() {
+                        throw new UnsupportedOperationException("the registry checks no token");
+                    }
                 };
             }
 

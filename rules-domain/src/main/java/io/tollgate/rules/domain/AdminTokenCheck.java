@@ -1,0 +1,135 @@
+package io.tollgate.rules.domain;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.Decision;
+import io.tollgate.counter.InMemoryCounters;
+import io.tollgate.counter.Policy;
+
+/**
+ * The admin tokens of a service, as both services check them: a presented token is compared as a SHA-256 digest
+ * with {@link MessageDigest#isEqual} against every configured token, so timing tells nothing, and tokens are
+ * never kept or logged in the clear.
+ * <p>
+ * Guessing is throttled per client address with the limiter's own token bucket ({@link InMemoryCounters}):
+ * every presentation spends one token of its address's bucket before the comparison, and a right token gives
+ * it back. So only wrong tokens count, {@code limit} of them per {@code period}, and once an address has spent
+ * its bucket, every token it presents is refused unread, a right one too, until the bucket refills: a guesser
+ * learns nothing from a refused guess. An IPv6 address counts by its /64, the block one host is usually given.
+ * <p>
+ * The buckets live in this process (each instance of a service counts its own) and a bucket is forgotten once
+ * full again, so memory follows the addresses that guessed wrong within one period.
+ */
+public final class AdminTokenCheck {
+
+    /** The actor whose token a presentation carried. */
+    public record Verdict(String actor, boolean throttled, long retryAfterSeconds, boolean justThrottled) {
+
+        /** Whether the token was one of the configured ones. */
+        public boolean accepted() {
+            return actor != null;
+        }
+    }
+
+    private final Map<String, byte[]> digestByActor = new LinkedHashMap<>();
+    private final Policy guesses;
+    private final InMemoryCounters buckets = new InMemoryCounters();
+    private final LongSupplier clockMicros;
+
+    /**
+     * @param tokenByActor the configured tokens by actor name; blank tokens are left out
+     * @param limit wrong tokens an address may present per {@code period} (and at once)
+     * @param clockMicros Unix time in microseconds
+     */
+    public AdminTokenCheck(Map<String, String> tokenByActor, long limit, Duration period, LongSupplier clockMicros) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("tollgate.admin.wrong-tokens.limit must be >= 1, was " + limit);
+        }
+        if (period.toMillis() < 1) {
+            throw new IllegalArgumentException("tollgate.admin.wrong-tokens.period must be at least 1ms, was " + period);
+        }
+        tokenByActor.forEach((actor, token) -> {
+            if (token != null && !token.isBlank()) {
+                digestByActor.put(actor, digest(token));
+            }
+        });
+        this.guesses = new Policy(Algorithm.TOKEN_BUCKET, limit, period.toMillis(), limit);
+        this.clockMicros = clockMicros;
+    }
+
+    /** The actors that have a token. */
+    public Set<String> actors() {
+        return Collections.unmodifiableSet(digestByActor.keySet());
+    }
+
+    /**
+     * Checks a token presented from {@code address} (an IP literal; null when unknown, which counts as one
+     * address of its own).
+     */
+    public Verdict check(String token, String address) {
+        List<String> key = List.of("{" + addressKey(address) + "}");
+        Decision spent = buckets.check(key, List.of(guesses), clockMicros.getAsLong()).get(0);
+        if (!spent.allowed()) {
+            return new Verdict(null, true, Math.max(1, (spent.retryAfterMs() + 999) / 1000), false);
+        }
+        String actor = actorOf(token);
+        if (actor != null) {
+            buckets.settle(key, List.of(guesses), List.of(-1L), clockMicros.getAsLong());
+            return new Verdict(actor, false, 0, false);
+        }
+        return new Verdict(null, false, 0, spent.remaining() == 0);
+    }
+
+    private String actorOf(String token) {
+        byte[] presented = digest(token == null ? "" : token);
+        String actor = null;
+        for (Map.Entry<String, byte[]> e : digestByActor.entrySet()) {
+            // no early exit: every token is compared, whichever matches
+            if (MessageDigest.isEqual(presented, e.getValue()) && actor == null) {
+                actor = e.getKey();
+            }
+        }
+        return actor;
+    }
+
+    /** An IPv4 address whole, an IPv6 address by its first 64 bits; anything else as it is. */
+    static String addressKey(String address) {
+        if (address == null || address.isBlank()) {
+            return "unknown";
+        }
+        if (address.indexOf(':') < 0 || !address.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == ':' || c == '.')) {
+            return address;
+        }
+        try {
+            // hex digits, colons and dots: parsed as an IPv6 literal, never looked up; IPv4-mapped comes back as IPv4
+            InetAddress parsed = InetAddress.getByName(address);
+            return parsed instanceof Inet6Address
+                    ? HexFormat.of().formatHex(parsed.getAddress(), 0, 8) + "::/64"
+                    : parsed.getHostAddress();
+        } catch (UnknownHostException e) {
+            return address;
+        }
+    }
+
+    private static byte[] digest(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

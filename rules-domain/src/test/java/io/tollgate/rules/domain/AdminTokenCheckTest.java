@@ -1,0 +1,75 @@
+package io.tollgate.rules.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+class AdminTokenCheckTest {
+
+    private final AtomicLong nowMicros = new AtomicLong(1_800_000_000_000_000L);
+    private final AdminTokenCheck tokens = new AdminTokenCheck(Map.of("admin", "right-token", "alice", "alices"), 3,
+            Duration.ofMinutes(1), nowMicros::get);
+
+    @Test
+    void aRightTokenNamesItsActorAndCostsNothing() {
+        for (int i = 0; i < 10; i++) {
+            assertThat(tokens.check("right-token", "10.0.0.1").actor()).isEqualTo("admin");
+        }
+        assertThat(tokens.check("alices", "10.0.0.1").actor()).isEqualTo("alice");
+        assertThat(tokens.check("wrong", "10.0.0.1").accepted()).isFalse();
+        assertThat(tokens.check("", "10.0.0.1").accepted()).isFalse();
+        assertThat(tokens.check(null, "10.0.0.1").accepted()).isFalse();
+    }
+
+    @Test
+    void anAddressThatGuessedWrongTooOftenIsRefusedUnreadUntilItsBucketRefills() {
+        AdminTokenCheck.Verdict first = tokens.check("guess-1", "10.0.0.2");
+        assertThat(first.throttled()).isFalse();
+        assertThat(first.justThrottled()).isFalse();
+        tokens.check("guess-2", "10.0.0.2");
+        assertThat(tokens.check("guess-3", "10.0.0.2").justThrottled()).as("the third wrong token spends the last")
+                .isTrue();
+
+        AdminTokenCheck.Verdict refused = tokens.check("right-token", "10.0.0.2");
+        assertThat(refused.throttled()).as("even the right token, so a guess tells nothing").isTrue();
+        assertThat(refused.accepted()).isFalse();
+        assertThat(refused.retryAfterSeconds()).as("one token back: a third of a minute").isEqualTo(20);
+        assertThat(tokens.check("right-token", "10.0.0.3").actor()).as("another address").isEqualTo("admin");
+
+        nowMicros.addAndGet(Duration.ofSeconds(19).toNanos() / 1000);
+        assertThat(tokens.check("right-token", "10.0.0.2").retryAfterSeconds()).isEqualTo(1);
+        nowMicros.addAndGet(Duration.ofSeconds(1).toNanos() / 1000);
+        assertThat(tokens.check("right-token", "10.0.0.2").actor()).isEqualTo("admin");
+        assertThat(tokens.check("guess-4", "10.0.0.2").justThrottled()).as("the token the right one gave back")
+                .isTrue();
+        assertThat(tokens.check("right-token", "10.0.0.2").throttled()).isTrue();
+    }
+
+    @Test
+    void anIpv6HostCountsByItsSlash64() {
+        for (int i = 1; i <= 3; i++) {
+            tokens.check("guess", "2001:db8:1:2::" + i);
+        }
+        assertThat(tokens.check("right-token", "2001:db8:1:2:ffff::9").throttled()).isTrue();
+        assertThat(tokens.check("right-token", "2001:db8:1:3::1").actor()).isEqualTo("admin");
+        assertThat(AdminTokenCheck.addressKey("::ffff:10.1.2.3")).isEqualTo("10.1.2.3");
+        assertThat(AdminTokenCheck.addressKey(null)).isEqualTo("unknown");
+        assertThat(AdminTokenCheck.addressKey("not:an-address")).isEqualTo("not:an-address");
+    }
+
+    @Test
+    void blankTokensAreNotConfiguredAndBadLimitsAreRefused() {
+        AdminTokenCheck none = new AdminTokenCheck(Map.of("admin", " "), 1, Duration.ofMinutes(1), nowMicros::get);
+        assertThat(none.actors()).isEmpty();
+        assertThat(none.check(" ", "10.0.0.1").accepted()).isFalse();
+        assertThatThrownBy(() -> new AdminTokenCheck(Map.of(), 0, Duration.ofMinutes(1), nowMicros::get))
+                .hasMessageContaining("limit");
+        assertThatThrownBy(() -> new AdminTokenCheck(Map.of(), 1, Duration.ZERO, nowMicros::get))
+                .hasMessageContaining("period");
+    }
+}

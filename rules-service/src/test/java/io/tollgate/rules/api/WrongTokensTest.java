@@ -1,0 +1,121 @@
+package io.tollgate.rules.api;
+
+import static io.tollgate.rules.Api.ADMIN;
+import static io.tollgate.rules.Api.as;
+import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.rule;
+import static io.tollgate.rules.Api.version;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.tollgate.rules.TestDatabase;
+
+/**
+ * Wrong admin tokens are throttled per client address, over real HTTP: each call comes from its own loopback
+ * address (127.0.0.x), as callers on different hosts would.
+ */
+@QuarkusTest
+@TestProfile(WrongTokensTest.ThreeAMinute.class)
+@WithTestResource(value = TestDatabase.class, scope = TestResourceScope.GLOBAL)
+class WrongTokensTest {
+
+    /** Three wrong tokens a minute per address. */
+    public static class ThreeAMinute implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("tollgate.admin.wrong-tokens.limit", "3", "tollgate.admin.wrong-tokens.period", "1m");
+        }
+    }
+
+    @Test
+    void anAddressThatPresentedTooManyWrongTokensIsRefusedUnreadWith429AndOthersAreNot() throws IOException {
+        String id = id("guessed");
+        long before = version();
+        for (int i = 0; i < 3; i++) {
+            assertThat(put("127.0.0.2", "Bearer guess-" + i, id).status()).as("wrong token %d", i).isEqualTo(403);
+        }
+        Answer refused = put("127.0.0.2", ADMIN, id);
+        assertThat(refused.status()).as("even the right token is not read").isEqualTo(429);
+        assertThat(refused.head()).containsIgnoringCase("content-type: application/problem+json");
+        assertThat(refused.body()).contains("\"type\":\"too-many-wrong-tokens\"");
+        long retryAfter = Long.parseLong(refused.header("Retry-After"));
+        assertThat(retryAfter).as("one wrong token back: a third of a minute").isBetween(1L, 20L);
+        assertThat(version()).as("nothing written").isEqualTo(before);
+
+        assertThat(put("127.0.0.3", ADMIN, id).status()).as("another address").isEqualTo(201);
+        as(ADMIN).get("/api/v1/rules/" + id).then().statusCode(200);
+    }
+
+    @Test
+    void rightTokensCostNothingAndTheLoginFormSharesTheAllowance() throws IOException {
+        for (int i = 0; i < 10; i++) {
+            assertThat(login("127.0.0.4", "test-admin-token").status()).as("right token %d", i).isEqualTo(303);
+        }
+        for (int i = 0; i < 2; i++) {
+            assertThat(login("127.0.0.4", "guess-" + i).status()).isEqualTo(401);
+        }
+        assertThat(put("127.0.0.4", "Bearer guess-2", id("shared")).status()).isEqualTo(403);
+        Answer page = login("127.0.0.4", "test-admin-token");
+        assertThat(page.status()).isEqualTo(429);
+        assertThat(page.header("Retry-After")).isNotBlank();
+        assertThat(page.body()).contains("id=\"login-error\"").contains("Too many wrong tokens");
+        assertThat(login("127.0.0.5", "test-admin-token").status()).isEqualTo(303);
+    }
+
+    private record Answer(int status, String head, String body) {
+
+        String header(String name) {
+            return head.lines().filter(l -> l.regionMatches(true, 0, name + ":", 0, name.length() + 1))
+                    .map(l -> l.substring(name.length() + 1).trim()).findFirst().orElse(null);
+        }
+    }
+
+    private static Answer put(String from, String authorization, String id) throws IOException {
+        String body = rule(id, 1);
+        return call(from, "PUT /api/v1/rules/" + id + " HTTP/1.1\r\nAuthorization: " + authorization
+                + "\r\nContent-Type: application/json\r\n", body);
+    }
+
+    private static Answer login(String from, String token) throws IOException {
+        return call(from, "POST /console/login HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n",
+                "token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    }
+
+    /** One HTTP/1.1 exchange on a connection from loopback address {@code from}. */
+    private static Answer call(String from, String head, String body) throws IOException {
+        int port = RestAssured.port;
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((head + "Host: 127.0.0.1\r\nConnection: close\r\nContent-Length: " + bytes.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String answer = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            int end = answer.indexOf("\r\n\r\n");
+            String top = end < 0 ? answer : answer.substring(0, end);
+            return new Answer(Integer.parseInt(top.substring(9, 12)), top, end < 0 ? "" : answer.substring(end + 4));
+        }
+    }
+}
