@@ -1,7 +1,7 @@
 // A client, found by the SHA-256 of its API key, digested here: the key itself never leaves the page. Its
 // overrides are set and removed by replacing its entry by digest, with If-Match, as a script would.
 import { call, get, seg } from './api.js';
-import { h, fill, $, showError, clearError } from './dom.js';
+import { h, fill, $, showError, clearError, ready } from './dom.js';
 import { sha256Hex } from './sha256.js';
 
 const error = $('#client-error');
@@ -89,7 +89,7 @@ $('#override-form').addEventListener('submit', (event) => {
   write((e) => { e.overrides[rule] = policy; });
 });
 
-loadRules().catch((e) => showError(error, e));
 // /console/clients#<digest> (the tenant page links so) opens that client
 const linked = location.hash.slice(1);
-if (/^[0-9a-f]{64}$/.test(linked)) find(linked);
+Promise.all([loadRules().catch((e) => showError(error, e)), /^[0-9a-f]{64}$/.test(linked) ? find(linked) : null])
+  .then(ready);

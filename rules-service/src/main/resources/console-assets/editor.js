@@ -2,7 +2,7 @@
 // POSTs a new rule or PUTs an edited one (If-Match: the version it was read at); the API's validation
 // problems are shown at the field they name.
 import { call, seg } from './api.js';
-import { $, $$, pageData, showError, clearError, describe } from './dom.js';
+import { $, $$, pageData, showError, clearError, describe, ready } from './dom.js';
 
 const ruleId = pageData('ruleId');
 const form = $('#rule-form');
@@ -110,3 +110,4 @@ if (ruleId) {
 } else {
   show(NEW_RULE);
 }
+ready();

@@ -1,6 +1,6 @@
 // Explain: what each rule would do with a request now, read from a gateway without spending (GET /api/v1/explain).
 import { get } from './api.js';
-import { h, fill, $, showError, clearError } from './dom.js';
+import { h, fill, $, showError, clearError, ready } from './dom.js';
 
 const error = $('#explain-error');
 
@@ -32,3 +32,4 @@ $('#explain-form').addEventListener('submit', async (event) => {
     showError(error, e);
   }
 });
+ready();

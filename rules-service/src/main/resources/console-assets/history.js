@@ -1,6 +1,6 @@
 // A rule's history: every revision (who, when, what) and a line diff of any two of them.
 import { get, seg } from './api.js';
-import { h, fill, $, pageData, showError } from './dom.js';
+import { h, fill, $, pageData, showError, ready } from './dom.js';
 import { diffLines } from './diff.js';
 
 const ruleId = pageData('ruleId');
@@ -35,3 +35,4 @@ try {
 } catch (e) {
   showError($('#history-error'), e);
 }
+ready();

@@ -1,7 +1,7 @@
 // Import a whole rule set: a dry run (PUT /api/v1/rules?dry_run=true) shows what would change; Apply sends
 // exactly the text that passed, with If-Match: the version the dry run saw, so nothing changed in between.
 import { call } from './api.js';
-import { h, fill, $, showError } from './dom.js';
+import { h, fill, $, showError, ready } from './dom.js';
 
 const text = $('#ruleset-text');
 const apply = $('#apply');
@@ -71,3 +71,4 @@ $('#ruleset-file').addEventListener('change', async (event) => {
 });
 $('#dry-run').addEventListener('click', dryRun);
 apply.addEventListener('click', applyChecked);
+ready();

@@ -1,7 +1,7 @@
 // The live view: gateways, decisions per rule over the last 15 minutes (GET /api/v1/live) and the clients
 // each rule rejected most (GET /api/v1/top), read again every 5 s without reloading the page.
 import { get, seg } from './api.js';
-import { h, fill, $, showError, clearError } from './dom.js';
+import { h, fill, $, showError, clearError, ready } from './dom.js';
 import { drawLines } from './plot.js';
 
 const EVERY_MS = 5000;
@@ -60,6 +60,7 @@ async function refresh() {
   } catch (e) {
     showError(error, e);
   } finally {
+    ready();
     setTimeout(refresh, EVERY_MS);
   }
 }

@@ -1,6 +1,6 @@
 // The rules list: GET /api/v1/rules, one row per rule with what it limits and how.
 import { get, seg } from './api.js';
-import { h, fill, $, showError } from './dom.js';
+import { h, fill, $, showError, ready } from './dom.js';
 
 const matches = (rule) => `${rule.match?.methods?.length ? rule.match.methods.join(', ') : 'any method'} ${rule.match?.path || '/**'}`;
 
@@ -37,3 +37,4 @@ try {
 } catch (e) {
   showError($('#rules-error'), e);
 }
+ready();

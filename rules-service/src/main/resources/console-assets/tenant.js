@@ -1,6 +1,6 @@
 // A tenant and its clients (GET /api/v1/clients?tenant=, a page at a time), each linking to its client page.
 import { get, seg } from './api.js';
-import { h, $, pageData, showError } from './dom.js';
+import { h, $, pageData, showError, ready } from './dom.js';
 
 const tenantId = pageData('tenantId');
 const list = $('#tenant-clients');
@@ -26,3 +26,4 @@ try {
 } catch (e) {
   showError($('#tenant-error'), e);
 }
+ready();

@@ -375,6 +375,34 @@ class ConsoleTest {
     }
 
     @Test
+    @Order(9)
+    void everyPageMarksItselfReadyOnceItsDataIsShown() {
+        String id = "console.ready";
+        stack.putRule(id, Rules.perApiKey(id, "/ready/**", 5, "1m", "closed"));
+        new Directory(stack).putTenant("ready-tenant", "{\"label\": \"Ready Inc\"}");
+        // per page, a script true once its data is shown (the new-rule, import and explain pages load none)
+        Map<String, String> shown = new LinkedHashMap<>();
+        shown.put("/console/rules", "document.querySelector('tr[data-rule-id=\"" + id + "\"]') !== null");
+        shown.put("/console/rules/new", "document.querySelector('input[name=id]') !== null");
+        shown.put("/console/rules/" + id + "/edit", "document.querySelector('input[name=limit]').value === '5'");
+        shown.put("/console/rules/" + id + "/history", "document.querySelectorAll('li[data-revision]').length === 1");
+        shown.put("/console/import", "document.querySelector('#dry-run') !== null");
+        shown.put("/console/clients", "document.querySelector('#override-rule option[value=\"" + id + "\"]') !== null");
+        shown.put("/console/tenants/ready-tenant", "document.querySelector('#tenant-label').textContent === 'Ready Inc'");
+        shown.put("/console/explain", "document.querySelector('#explain-form') !== null");
+        shown.put("/console/live", "document.querySelector('#live-updated').hasAttribute('datetime')"
+                + " || !document.querySelector('#live-error').hidden");
+        shown.forEach((page, data) -> {
+            console.open(page);
+            // read in the same script that finds the mark: what the page showed when it said it was ready
+            Object atMark = browser.until(page + " marked console-ready", d -> browser.script(
+                    "if (!performance.getEntriesByName('console-ready', 'mark').length) return null;"
+                            + " return (" + data + ") ? 'shown' : 'not shown';"));
+            assertThat(atMark).as("%s at its mark: %s", page, data).isEqualTo("shown");
+        });
+    }
+
+    @Test
     @Order(8)
     void aWriteWithoutTheSessionOrWithAWrongCsrfTokenIsRefusedAndChangesNothing() {
         console.open("/console/rules");
