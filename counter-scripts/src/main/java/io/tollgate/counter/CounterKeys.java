@@ -7,8 +7,12 @@ import java.util.HexFormat;
 
 /**
  * The one owner of the Redis key scheme: {@code rl:<rule-id>:{<client-key>}}, and for a client of a tenant
- * {@code rl:<rule-id>:{<tenant>}:<client-key>} beside the tenant's own {@code rl:<rule-id>:{<tenant>}}; a
+ * {@code rl:<rule-id>:{<tenant>}:<client-key>} beside the tenant's own {@code rl:<rule-id>:{<tenant>}:@}; a
  * calendar rule's keys end in the window's label ({@code :2026-12}).
+ * <p>
+ * The tenant's own bucket ends in {@code :@}, a part no client key becomes: a rule keyed {@code tenant} counts a
+ * caller without a tenant in {@code rl:<rule-id>:{<its key>}}, so an API key spelled as a tenant's id (known
+ * to the directory or not) counts apart from that tenant and cannot spend its shared bucket.
  * <p>
  * The braces are a Redis Cluster hash tag, so all buckets of one client live on one shard and one
  * script can check them together. A client key longer than 64 UTF-8 bytes, empty, or with any byte
@@ -45,6 +49,20 @@ public final class CounterKeys {
         }
         return key(ruleId, tenant) + ":" + clientPart(clientKey);
     }
+
+    /**
+     * The tenant's own bucket of one rule keyed {@code tenant}: it carries the tenant's hash tag, as its clients'
+     * buckets do, and ends in {@code :@}, so no caller's key of its own ({@link #key(String, String)}) equals it.
+     */
+    public static String tenantKey(String ruleId, String tenant) {
+        if (tenant == null) {
+            throw new IllegalArgumentException("tenant must not be null");
+        }
+        return key(ruleId, tenant) + TENANT_SUFFIX;
+    }
+
+    /** What ends a tenant's own bucket key: '@' is outside the safe set, so no client part is "@". */
+    static final String TENANT_SUFFIX = ":@";
 
     /**
      * The bucket key of one window of a calendar rule: {@code key} (one of the above) and the window's label

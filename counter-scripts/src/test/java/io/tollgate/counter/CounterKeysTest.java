@@ -58,7 +58,11 @@ class CounterKeysTest {
     @Test
     void a_tenants_client_carries_the_tenants_hash_tag() {
         assertThat(CounterKeys.key("orders.write", "acme", "ak_42")).isEqualTo("rl:orders.write:{acme}:ak_42");
-        assertThat(CounterKeys.key("per.tenant", "acme")).isEqualTo("rl:per.tenant:{acme}");
+        assertThat(CounterKeys.tenantKey("per.tenant", "acme")).isEqualTo("rl:per.tenant:{acme}:@");
+        assertThat(CounterKeys.tenantKey("per.tenant", "acme")).as("an API key spelled as the tenant's id")
+                .isNotEqualTo(CounterKeys.key("per.tenant", "acme"));
+        assertThat(CounterKeys.windowed(CounterKeys.tenantKey("per.tenant", "acme"), "2026-12"))
+                .isNotEqualTo(CounterKeys.windowed(CounterKeys.key("per.tenant", "acme"), "2026-12"));
         assertThat(CounterKeys.key("r", "acme", "a}b")).startsWith("rl:r:{acme}:sha256:");
     }
 }

@@ -148,7 +148,7 @@ class ClientsAndPlansTest {
             var rules = new com.fasterxml.jackson.databind.ObjectMapper().readTree(explained.body()).get("rules");
             assertThat(rules.get(0).get("id").asText()).isEqualTo(TENANT);
             assertThat(rules.get(0).get("remaining").asLong()).as("the tenant's bucket").isZero();
-            assertThat(rules.get(0).get("key").asText()).isEqualTo("rl:e2e.tenant:{" + tenant + "}");
+            assertThat(rules.get(0).get("key").asText()).isEqualTo("rl:e2e.tenant:{" + tenant + "}:@");
             assertThat(rules.get(1).get("id").asText()).isEqualTo(TENANT_CLIENT);
             assertThat(rules.get(1).get("remaining").asLong()).as("the second client's own bucket").isEqualTo(2);
         }

@@ -37,10 +37,16 @@ public final class Caller {
         return profile != null && profile.tenant() != null ? profile.tenant() : apiKey;
     }
 
-    /** The bucket of {@code rule} (keyed {@code api_key} or {@code tenant}) for this client. */
+    /**
+     * The bucket of {@code rule} (keyed {@code api_key} or {@code tenant}) for this client: for a client of a
+     * tenant, its own under the tenant's hash tag, or the tenant's; for a client of its own (or unknown), its key's.
+     */
     public String bucketKey(Rule rule) {
-        if (rule.key().kind() == KeySpec.Kind.TENANT || profile == null || profile.tenant() == null) {
-            return CounterKeys.key(rule.id(), tag()); // the tenant's, or a client's of its own: its key
+        if (profile == null || profile.tenant() == null) {
+            return CounterKeys.key(rule.id(), apiKey);
+        }
+        if (rule.key().kind() == KeySpec.Kind.TENANT) {
+            return CounterKeys.tenantKey(rule.id(), profile.tenant());
         }
         return CounterKeys.key(rule.id(), profile.tenant(), apiKey);
     }

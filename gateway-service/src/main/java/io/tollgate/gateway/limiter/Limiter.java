@@ -133,6 +133,12 @@ public class Limiter {
         if (groups.size() == 1 && blocked == null) {
             return check(groups.get(0)).map(this::verdict);
         }
+        List<RuleDecision> refused = rememberedRefusal(groups);
+        if (refused != null) {
+            // refused whatever the other groups would say: none of them is asked, so none spends
+            refused.addAll(0, shadowBlocked);
+            return Future.succeededFuture(verdict(refused));
+        }
         List<Future<List<RuleDecision>>> checks = new ArrayList<>(groups.size());
         for (Group group : groups) {
             checks.add(check(group));
@@ -144,7 +150,12 @@ public class Limiter {
             for (Future<List<RuleDecision>> check : checks) {
                 decisions.addAll(check.result());
             }
-            return verdict(decisions);
+            Verdict verdict = verdict(decisions);
+            if (!verdict.allowed()) {
+                // each group is all or nothing on its own: what the others spent goes back
+                settlements.giveBack(decisions);
+            }
+            return verdict;
         });
     }
 
@@ -337,9 +348,28 @@ public class Limiter {
      */
     private List<RuleDecision> cachedRejections(Group group) {
         long[] waits = rejections.admit(group.buckets);
-        if (waits == null) {
-            return List.of();
+        return waits == null ? List.of() : cached(group, waits);
+    }
+
+    /**
+     * Of a request checked in several groups (rules of different clients), the cached rejections of the first
+     * group this gateway remembers rejected, which refuse it before any group goes to the store; null when no
+     * group's rejection is remembered. Groups on leases and shadow groups are left to their own check.
+     */
+    private List<RuleDecision> rememberedRefusal(List<Group> groups) {
+        for (Group group : groups) {
+            if (!group.shadow && !group.leases) {
+                long[] waits = rejections.remembered(group.buckets);
+                if (waits != null) {
+                    return cached(group, waits);
+                }
+            }
         }
+        return null;
+    }
+
+    /** The decisions of {@code group}'s buckets that {@code waits} (ms, 0 for none) keeps back. */
+    private List<RuleDecision> cached(Group group, long[] waits) {
         List<RuleDecision> out = new ArrayList<>(1);
         for (int i = 0; i < waits.length; i++) {
             if (waits[i] > 0) {

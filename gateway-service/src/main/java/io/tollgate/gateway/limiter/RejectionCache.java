@@ -124,6 +124,28 @@ final class RejectionCache {
         return null;
     }
 
+    /**
+     * How long a remembered rejection (or another request's probe) keeps back each of {@code buckets}, in ms, as
+     * {@link #admit} would answer a request it keeps back; null when none does. Only looks: marks no probe.
+     */
+    long[] remembered(List<Bucket> buckets) {
+        if (entries.isEmpty()) {
+            return null;
+        }
+        long now = nanoClock.getAsLong();
+        long[] waits = null;
+        for (int i = 0; i < buckets.size(); i++) {
+            Entry e = entries.get(buckets.get(i).key());
+            if (e != null && e.policy().equals(buckets.get(i).policy()) && e.untilNanos() - now > 0) {
+                if (waits == null) {
+                    waits = new long[buckets.size()];
+                }
+                waits[i] = msLeft(e.untilNanos(), now);
+            }
+        }
+        return waits;
+    }
+
     /** The store rejected {@code bucket}, in an answer that arrived just now. */
     void rejected(Bucket bucket, long retryAfterMs) {
         if (retryAfterMs <= 0) {

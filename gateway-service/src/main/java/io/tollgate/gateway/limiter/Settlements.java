@@ -11,6 +11,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.counter.Algorithm;
+import io.tollgate.counter.Decision;
 import io.tollgate.gateway.settle.Usage;
 import io.tollgate.gateway.settle.UsageMeter;
 import io.tollgate.gateway.settle.UsageMeters;
@@ -72,6 +73,28 @@ final class Settlements {
             }
         }
         return charged == null && leased == null ? null : new Tab(charged, leased);
+    }
+
+    /**
+     * Gives back what a request that is not forwarded spent in the buckets that allowed it: rules that count by
+     * another client (another hash tag) were checked in calls of their own, and one of them refused it. A
+     * settlement of minus its cost per spent bucket, one call per hash tag, carried with the loop's other calls.
+     * A concurrency lease is given back by the request's {@link Tab} instead.
+     */
+    void giveBack(List<RuleDecision> decisions) {
+        List<RuleDecision> spent = null;
+        List<Long> deltas = null;
+        for (RuleDecision d : decisions) {
+            if (d.spent() && d.bucket().policy().algorithm() != Algorithm.CONCURRENCY) {
+                spent = spent != null ? spent : new ArrayList<>(1);
+                deltas = deltas != null ? deltas : new ArrayList<>(1);
+                spent.add(d);
+                deltas.add(-d.bucket().policy().cost());
+            }
+        }
+        if (spent != null) {
+            settle(spent, deltas, false);
+        }
     }
 
     /** A fresh meter of what {@code settle} names, for one answer (the pointer is prepared once per rule). */
@@ -141,7 +164,7 @@ final class Settlements {
                 }
             }
             if (!settling.isEmpty()) {
-                settle(settling, deltas);
+                settle(settling, deltas, true);
             }
         }
 
@@ -181,8 +204,12 @@ final class Settlements {
         return null;
     }
 
-    /** Sends the settlements of several rules, one call per hash tag (one rule's: {@link Tab#ended}). */
-    private void settle(List<RuleDecision> settling, List<Long> deltas) {
+    /**
+     * Sends {@code deltas} of {@code settling}'s buckets, one call per hash tag (one rule's settlement:
+     * {@link Tab#ended}); {@code counted}: as settlements of answers' usage ({@code tollgate_settlements_total}),
+     * else as give-backs.
+     */
+    private void settle(List<RuleDecision> settling, List<Long> deltas, boolean counted) {
         boolean[] sent = new boolean[settling.size()];
         for (int i = 0; i < settling.size(); i++) {
             if (sent[i]) {
@@ -200,7 +227,13 @@ final class Settlements {
                     amounts.add(deltas.get(j));
                 }
             }
-            sent(group, store.settle(buckets, amounts));
+            Future<List<Decision>> call = store.settle(buckets, amounts);
+            if (counted) {
+                sent(group, call);
+            } else {
+                call.onFailure(err -> LOG.debugf("give-back of %s not sent (its tokens come back as it refills): %s",
+                        tag, err.toString()));
+            }
         }
     }
 

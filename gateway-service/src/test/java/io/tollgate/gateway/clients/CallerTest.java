@@ -68,8 +68,10 @@ class CallerTest {
         assertThat(acme1.effective(BY_TENANT).source()).as("the tenant's override").isEqualTo(Effective.OVERRIDE);
         assertThat(acme1.effective(BY_TENANT).period()).isEqualTo(Duration.ofHours(1));
         assertThat(acme1.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{acme}:acme-1");
-        assertThat(acme1.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{acme}");
+        assertThat(acme1.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{acme}:@");
         assertThat(acme1.tag()).isEqualTo("acme");
+        assertThat(directory.caller("acme").bucketKey(BY_TENANT)).as("an unknown key spelled as the tenant's id")
+                .isEqualTo("rl:orders.tenant:{acme}").isNotEqualTo(acme1.bucketKey(BY_TENANT));
 
         Caller acme2 = directory.caller("acme-2");
         assertThat(acme2.effective(BY_KEY).source()).isEqualTo(Effective.OVERRIDE);
@@ -97,7 +99,7 @@ class CallerTest {
         Caller a = directory.caller("a");
         assertThat(a.effective(BY_KEY).source()).isEqualTo(Effective.RULE);
         assertThat(a.effective(BY_TENANT).source()).isEqualTo(Effective.RULE);
-        assertThat(a.bucketKey(BY_TENANT)).as("still counted with its tenant").isEqualTo("rl:orders.tenant:{acme}");
+        assertThat(a.bucketKey(BY_TENANT)).as("still counted with its tenant").isEqualTo("rl:orders.tenant:{acme}:@");
     }
 
     private static DirectoryChanges page(long seq, List<TenantChange> tenants, List<ClientChange> clients) {

@@ -20,7 +20,8 @@ import io.tollgate.gateway.support.RedisCli;
 
 /**
  * Two clients of one tenant under a rule keyed {@code api_key} (3 an hour each) and one keyed {@code tenant}
- * (4 an hour for the tenant), run by {@link TenantsTest} on a standalone Redis and by {@link TenantsOnClusterTest}
+ * (4 an hour for the tenant), and a stranger whose API key is spelled as the tenant's id, run by {@link TenantsTest} on a
+ * standalone Redis and by {@link TenantsOnClusterTest}
  * on a Cluster.
  */
 final class TenantBudget {
@@ -47,6 +48,13 @@ final class TenantBudget {
         DirectoryControl.apply("{\"tenants\":[{\"id\":\"" + tenant + "\",\"entry\":{\"label\":\"Acme\"}}],"
                 + "\"clients\":[" + client(a) + "," + client(b) + "]}");
 
+        // a caller the directory does not know, whose key is spelled as the tenant's id, is a tenant of its own:
+        // its three requests spend its own buckets, none of the tenant's
+        for (int i = 0; i < 3; i++) {
+            get(tenant).then().statusCode(200);
+        }
+        get(tenant).then().statusCode(429).body("violated-policies", contains("t.key"));
+
         long callsBefore = storeCalls();
         get(a).then().statusCode(200).header("RateLimit-Policy", "\"t.key\";q=3;w=3600")
                 .header("RateLimit-Remaining", "2");
@@ -60,7 +68,8 @@ final class TenantBudget {
         get(b).then().statusCode(429).body("violated-policies", contains("t.tenant"));
         get(a).then().statusCode(429).body("violated-policies", contains("t.tenant"));
         assertThat(bucketKeys()).containsExactlyInAnyOrder("rl:t.key:{" + tenant + "}:" + a,
-                "rl:t.key:{" + tenant + "}:" + b, "rl:t.tenant:{" + tenant + "}");
+                "rl:t.key:{" + tenant + "}:" + b, "rl:t.tenant:{" + tenant + "}:@",
+                "rl:t.key:{" + tenant + "}", "rl:t.tenant:{" + tenant + "}"); // the last two: the stranger's
 
         // the tenant gets a budget that refills at once (its bucket is full, and gone, within milliseconds): b's
         // next request shows what its own bucket held

@@ -7,6 +7,7 @@ import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.decisions;
 import static io.tollgate.gateway.support.GatewayControl.install;
 import static io.tollgate.gateway.support.GatewayControl.management;
+import static io.tollgate.gateway.support.GatewayControl.operations;
 import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
@@ -16,11 +17,13 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.is;
 
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -142,6 +145,30 @@ class RateLimitTest {
                 .header("RateLimit-Policy", "\"multi.all\";q=3;w=60")
                 .header("RateLimit-Remaining", "1");
         assertThat(backendHits()).isEqualTo(2);
+    }
+
+    @Test
+    void rulesOfAnotherClientGiveBackWhatTheySpentWhenOneRejects() {
+        // an api_key rule and an ip rule count by different clients: two calls, so not all or nothing in one
+        // script; the one that allowed gives its token back once the request is refused
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        String byKey = "gb.key." + run;
+        String byIp = "gb.ip." + run;
+        install("[" + rule(byKey, "/give-back/**", "api_key", 5, "1h", 5, "") + ","
+                + rule(byIp, "/give-back/**", "ip", 1, "1h", 1, "") + "]");
+        get("/give-back/x").then().statusCode(200);
+        for (int i = 0; i < 3; i++) {
+            get("/give-back/x").then().statusCode(429).body("violated-policies", contains(byIp));
+        }
+        assertThat(backendHits()).isEqualTo(1);
+        Awaitility.await("the refused requests' tokens back in " + byKey)
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(20))
+                .untilAsserted(() -> assertThat(operations()
+                        .get("/tollgate/explain?path=/give-back/x&ip=127.0.0.1&api_key=" + apiKey)
+                        .then().statusCode(200).extract().jsonPath()
+                        .getLong("rules.find { it.id == '" + byKey + "' }.remaining"))
+                        .as("5 less the one request that went through").isEqualTo(4));
     }
 
     @Test

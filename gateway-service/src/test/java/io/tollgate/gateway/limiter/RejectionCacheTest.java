@@ -46,6 +46,19 @@ class RejectionCacheTest {
     }
 
     @Test
+    void rememberedOnlyLooks() {
+        assertThat(cache.remembered(List.of(A))).isNull();
+        cache.rejected(B, 700);
+        assertThat(cache.remembered(List.of(A, B))).containsExactly(0, 700);
+        assertThat(cache.remembered(List.of(new Bucket(B.key(), new Policy(Algorithm.TOKEN_BUCKET, 9, 1000, 9)))))
+                .as("the rule changed: nothing remembered for its new policy").isNull();
+        nanos.addAndGet(700_000_000L);
+        assertThat(cache.remembered(List.of(B))).as("run out").isNull();
+        assertThat(cache.admit(List.of(B))).as("no probe was marked by looking: this request probes").isNull();
+        assertThat(cache.remembered(List.of(B))).as("the others wait for that probe").isNotNull();
+    }
+
+    @Test
     void aCheckThatLeftLessThanTheCostIsRememberedUntilTheCostIsBack() {
         // 2 a second, burst 20, cost 5: a check leaves 3 whole tokens (3.4 held), full again in 8.3 s; the
         // next request needs 1.6 more tokens, 800 ms: the time until full less 15 token intervals (7.5 s)
