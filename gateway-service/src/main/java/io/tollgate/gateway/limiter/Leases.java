@@ -30,9 +30,12 @@ import io.vertx.core.Future;
  * loop turn (the store carries both in one script call). {@link #taken} records the leases the store granted.
  * <p>
  * A lease is only used under the policy it was taken with: a request whose bucket's policy changed (a limit, a
- * plan or an override) closes it and gives its leftover back, and every change of the rules or the directory gives
- * every lease back ({@link #dropAll}). {@link #sweep} gives back the leases that ran out and forgets clients that
- * went quiet. A give-back the store cannot take is counted as lost: the tokens were spent, nothing over-admits.
+ * plan or an override) closes it and gives its leftover back in its own check's call, ahead of the check. Under a
+ * lowered burst the leftover is dropped instead: the bucket is capped below what the lease was taken from, and
+ * tokens given back after requests spent under the new cap would fill it again (a request on another event loop
+ * can reach the store first). {@link #sweep} gives back the leases that ran out and forgets clients that went
+ * quiet. A give-back the store cannot take, and a dropped leftover, count as lost: the tokens were spent, nothing
+ * over-admits.
  */
 final class Leases {
 
@@ -104,7 +107,11 @@ final class Leases {
                 continue;
             }
             if (!entry.bucket.policy().equals(bucket.policy())) {
-                giveBack(entry, bucket);
+                if (bucket.policy().burst() < entry.bucket.policy().burst()) {
+                    drop(entry);
+                } else {
+                    giveBack(entry, bucket);
+                }
                 all = false;
                 continue;
             }
@@ -238,10 +245,13 @@ final class Leases {
         }
     }
 
-    /** Gives every lease back (the rules or the directory changed): the next requests are checked anew. */
-    void dropAll() {
-        for (Entry entry : holding) {
-            giveBack(entry, entry.bucket);
+    /** Closes {@code entry}'s lease without giving its leftover back: counted as lost. */
+    private void drop(Entry entry) {
+        holding.remove(entry);
+        Lease lease = entry.lease.getAndSet(null);
+        long tokens = (lease == null ? 0 : lease.leftover()) + entry.owed.getAndSet(0);
+        if (tokens > 0) {
+            counters(entry.rule)[LOST].increment(tokens);
         }
     }
 

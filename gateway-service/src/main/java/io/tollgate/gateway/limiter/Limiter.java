@@ -19,7 +19,6 @@ import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.lease.LeasePlanner;
 import io.tollgate.gateway.rules.LiveGateways;
-import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.MissingKey;
 import io.tollgate.rules.domain.Rule;
@@ -56,13 +55,9 @@ public class Limiter {
     private final Settlements settlements;
     /** This gateway's token leases; null when {@code tollgate.leases.enabled} is false. */
     private final Leases leases;
-    /** The rules version and directory sequence the leases were taken under. */
-    private long leasedUnderRules = -1;
-    private long leasedUnderDirectory = -1;
 
     Limiter(KeyResolver keys, Directory directory, RateLimiter store, GatewayConfig config, LiveGateways live,
-            DecisionMetrics metrics, MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients,
-            RuleBook book) {
+            DecisionMetrics metrics, MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients) {
         this.keys = keys;
         this.directory = directory;
         GatewayConfig.Breaker breaker = config.store().breaker();
@@ -76,25 +71,14 @@ public class Limiter {
         this.settlements = new Settlements(this.store, config.settle().maxUsage(), registry);
         if (config.leases().enabled()) {
             this.leases = new Leases(this.store, System::nanoTime, live::count, registry);
-            vertx.setPeriodic(SWEEP_MS, t -> sweepLeases(book));
+            vertx.setPeriodic(SWEEP_MS, t -> leases.sweep());
         } else {
             this.leases = null;
         }
     }
 
-    /** How often leases that ran out are given back, and every lease when the rules or the directory changed. */
+    /** How often leases that ran out are given back. */
     private static final long SWEEP_MS = 100;
-
-    private void sweepLeases(RuleBook book) {
-        long rules = book.version();
-        long clients = directory.seq();
-        if (rules != leasedUnderRules || clients != leasedUnderDirectory) {
-            leasedUnderRules = rules;
-            leasedUnderDirectory = clients;
-            leases.dropAll();
-        }
-        leases.sweep();
-    }
 
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
     public Future<Verdict> check(List<Rule> rules, HttpServerRequest request) {
