@@ -1,9 +1,5 @@
 package io.tollgate.gateway.admin;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
@@ -22,17 +18,13 @@ class AdminTokens {
 
     private static final Logger LOG = Logger.getLogger(AdminTokens.class);
     private static final String BEARER = "Bearer ";
-    static final String ADMIN = "admin";
 
     private final AdminTokenCheck check;
     private final Counter throttled;
 
     AdminTokens(AdminConfig config, MeterRegistry meters) {
-        Map<String, String> tokens = new LinkedHashMap<>();
-        config.token().ifPresent(t -> tokens.put(ADMIN, t));
-        tokens.putAll(config.tokens());
-        this.check = new AdminTokenCheck(tokens, config.wrongTokens().limit(), config.wrongTokens().period(),
-                () -> TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()));
+        this.check = AdminTokenCheck.configured(config.token(), config.tokens(), config.wrongTokens().limit(),
+                config.wrongTokens().period());
         this.throttled = Counter.builder("tollgate.admin.throttled")
                 .description("admin tokens refused unread: their address had presented too many wrong ones")
                 .register(meters);

@@ -12,7 +12,9 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import io.tollgate.counter.Algorithm;
@@ -70,6 +72,21 @@ public final class AdminTokenCheck {
         this.guesses = new Policy(Algorithm.TOKEN_BUCKET, limit, period.toMillis(), limit);
         this.clockMicros = clockMicros;
     }
+
+    /**
+     * The tokens as both services configure them: {@code tollgate.admin.token} (actor {@value #ADMIN}) and the
+     * named {@code tollgate.admin.tokens}, throttled by {@code tollgate.admin.wrong-tokens.*} on the wall clock.
+     */
+    public static AdminTokenCheck configured(Optional<String> adminToken, Map<String, String> named, long limit,
+            Duration period) {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        adminToken.ifPresent(t -> tokens.put(ADMIN, t));
+        tokens.putAll(named);
+        return new AdminTokenCheck(tokens, limit, period, () -> TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()));
+    }
+
+    /** The actor of {@code tollgate.admin.token}. */
+    public static final String ADMIN = "admin";
 
     /** The actors that have a token. */
     public Set<String> actors() {

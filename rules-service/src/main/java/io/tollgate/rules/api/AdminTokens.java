@@ -1,10 +1,8 @@
 package io.tollgate.rules.api;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -36,7 +34,6 @@ public class AdminTokens {
     private static final Logger LOG = Logger.getLogger(AdminTokens.class);
     private static final String BEARER = "Bearer ";
     private static final Set<HttpMethod> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD);
-    static final String ADMIN = "admin";
 
     private final AdminTokenCheck check;
     private final Counter throttled;
@@ -46,12 +43,9 @@ public class AdminTokens {
     AdminTokens(RulesConfig config, Sessions sessions, CurrentVertxRequest current, MeterRegistry meters) {
         this.sessions = sessions;
         this.current = current;
-        Map<String, String> tokens = new LinkedHashMap<>();
-        config.admin().token().ifPresent(t -> tokens.put(ADMIN, t));
-        tokens.putAll(config.admin().tokens());
         RulesConfig.WrongTokens wrong = config.admin().wrongTokens();
-        this.check = new AdminTokenCheck(tokens, wrong.limit(), wrong.period(),
-                () -> TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()));
+        this.check = AdminTokenCheck.configured(config.admin().token(), config.admin().tokens(), wrong.limit(),
+                wrong.period());
         this.throttled = Counter.builder("tollgate.admin.throttled")
                 .description("admin tokens refused unread: their address had presented too many wrong ones")
                 .register(meters);
