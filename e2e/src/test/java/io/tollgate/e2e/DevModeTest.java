@@ -1,0 +1,84 @@
+package io.tollgate.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import io.tollgate.e2e.support.DevMode;
+import io.tollgate.e2e.support.Http;
+import io.tollgate.e2e.support.TestDatabase;
+
+/**
+ * Dev mode with live reload starts for both services on a fresh clone, against the machine's Redis and
+ * PostgreSQL, and serves a changed source: a liveness check added while it runs answers on the next request,
+ * and an edit of it too. Each service runs in a copy of the repository, on free ports, and is stopped after.
+ */
+class DevModeTest {
+
+    /** Maven resolves, compiles and starts the app: on a cold, busy machine that takes a while. */
+    private static final Duration START = Duration.ofMinutes(4);
+    private static final Duration RELOAD = Duration.ofMinutes(2);
+
+    @Test
+    void theRulesServiceStartsInDevModeAndServesAChangedSource() {
+        try (TestDatabase database = new TestDatabase();
+                DevMode dev = DevMode.start("rules-service", Map.of(
+                        "quarkus.datasource.reactive.url", database.reactiveUrl(),
+                        "quarkus.datasource.jdbc.url", database.jdbcUrl(),
+                        "quarkus.datasource.username", database.user()), START)) {
+            assertThat(Http.status(dev.url("/api/v1/rules"))).as("the API answers").isIn(200, 401);
+            servesAChangedSource(dev, "io.tollgate.rules");
+        }
+    }
+
+    @Test
+    void theGatewayStartsInDevModeAndServesAChangedSource() {
+        // no rules service: the gateway is live without one (ready only once it holds a rule set)
+        try (DevMode dev = DevMode.start("gateway-service", Map.of("tollgate.rules.url", "http://127.0.0.1:1"), START)) {
+            servesAChangedSource(dev, "io.tollgate.gateway");
+        }
+    }
+
+    private static void servesAChangedSource(DevMode dev, String pkg) {
+        String file = "src/main/java/" + pkg.replace('.', '/') + "/devprobe/DevModeProbe.java";
+        String first = "probe-" + UUID.randomUUID();
+        dev.write(file, probe(pkg, first));
+        awaitLiveness(dev, first);
+
+        String second = "probe-" + UUID.randomUUID();
+        dev.write(file, probe(pkg, second));
+        awaitLiveness(dev, second);
+    }
+
+    private static void awaitLiveness(DevMode dev, String check) {
+        await("the liveness check " + check + " served after a reload").atMost(RELOAD).pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    dev.running();
+                    dev.touch();
+                    return Http.get(dev.managementUrl("/q/health/live"), Map.of()).body().contains(check);
+                });
+    }
+
+    private static String probe(String pkg, String name) {
+        return """
+                package %s.devprobe;
+
+                import org.eclipse.microprofile.health.HealthCheck;
+                import org.eclipse.microprofile.health.HealthCheckResponse;
+                import org.eclipse.microprofile.health.Liveness;
+
+                @Liveness
+                public class DevModeProbe implements HealthCheck {
+                    @Override
+                    public HealthCheckResponse call() {
+                        return HealthCheckResponse.up("%s");
+                    }
+                }
+                """.formatted(pkg, name);
+    }
+}
