@@ -79,6 +79,18 @@ public final class PathPattern {
             if (!part.equals(ONE) && !part.equals(REST) && !LITERAL.matcher(part).matches()) {
                 return Optional.of("segment '" + part + "' is neither '*', '**' nor literal path characters");
             }
+            if (part.indexOf(';') >= 0) {
+                return Optional.of("segment '" + part + "' holds ';', which starts a segment's parameters: rules match "
+                        + "paths without them");
+            }
+            CanonicalPath canonical = CanonicalPath.of("/" + part);
+            if (canonical.refused() || !canonical.path().equals("/" + part)) {
+                return Optional.of("segment '" + part + "' is not canonical: requests are matched in their canonical "
+                        + "form, " + (canonical.refused()
+                                ? canonical.problem()
+                                : "write it '"
+                                        + canonical.path().substring(1) + "'"));
+            }
         }
         return Optional.empty();
     }

@@ -65,6 +65,13 @@ class PathPatternTest {
         assertThat(PathPattern.problem("/a/")).isPresent();
         assertThat(PathPattern.problem("/a*")).isPresent();
         assertThat(PathPattern.problem("/a b")).isPresent();
+        // a rule names paths as the gateway reads them: canonical, without segment parameters
+        assertThat(PathPattern.problem("/%6Frders")).get().asString().contains("write it 'orders'");
+        assertThat(PathPattern.problem("/caf%c3%a9")).get().asString().contains("write it 'caf%C3%A9'");
+        assertThat(PathPattern.problem("/a/../b")).get().asString().contains("not canonical");
+        assertThat(PathPattern.problem("/a%2Fb")).get().asString().contains("separates segments");
+        assertThat(PathPattern.problem("/a;v=1")).get().asString().contains("';'");
+        assertThat(PathPattern.problem("/caf%C3%A9/x:y")).isEmpty();
         assertThatThrownBy(() -> PathPattern.compile("/**/x")).isInstanceOf(IllegalArgumentException.class);
     }
 
