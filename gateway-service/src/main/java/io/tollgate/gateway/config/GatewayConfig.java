@@ -71,6 +71,10 @@ public interface GatewayConfig {
         /** CIDRs (IPv4 or IPv6) of proxies whose {@code X-Forwarded-For} is believed; none by default. */
         Optional<List<String>> trustedProxies();
 
+        /** How many leading bits of an IPv6 client's address its {@code ip} key keeps (1-128). */
+        @WithDefault("64")
+        int ipv6Prefix();
+
         /** This gateway's id, sent to the rules service as {@code Tollgate-Gateway}; the host name and pid by default. */
         Optional<String> instanceId();
 

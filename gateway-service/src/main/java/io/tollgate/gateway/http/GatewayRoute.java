@@ -2,12 +2,15 @@ package io.tollgate.gateway.http;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import io.tollgate.gateway.http.Refusals.Reason;
+import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
 import io.tollgate.gateway.limiter.RuleDecision;
 import io.tollgate.gateway.limiter.Settlement;
@@ -17,6 +20,7 @@ import io.tollgate.gateway.proxy.ReverseProxy;
 import io.tollgate.gateway.proxy.UpstreamFailure;
 import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.gateway.warmup.WarmupGate;
+import io.tollgate.rules.domain.CanonicalPath;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -49,57 +53,91 @@ class GatewayRoute {
     private final Limiter limiter;
     private final ReverseProxy proxy;
     private final WarmupGate warmup;
+    private final KeyResolver keys;
+    private final Refusals refusals;
 
-    GatewayRoute(RuleBook rules, Limiter limiter, ReverseProxy proxy, WarmupGate warmup) {
+    GatewayRoute(RuleBook rules, Limiter limiter, ReverseProxy proxy, WarmupGate warmup, KeyResolver keys,
+            Refusals refusals) {
         this.rules = rules;
         this.limiter = limiter;
         this.proxy = proxy;
         this.warmup = warmup;
+        this.keys = keys;
+        this.refusals = refusals;
     }
 
     void register(@Observes Router router) {
         router.route().order(LAST).handler(this::handle);
     }
 
+    /**
+     * Reads the request once, canonically (its method as sent, its path made canonical), and from then on only
+     * that reading: rules match it, routes choose by it, the backend receives it.
+     */
     private void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         request.pause();
-        boolean warming = warmup.claims(request); // one volatile read once the warm-up is over
-        List<Rule> matched = rules.match(request.method().name(), request.path());
-        if (warming) {
-            matched = warmup.rules(request.path());
+        String method = request.method().name();
+        if (Methods.misspelled(method)) {
+            refuse(request, Reason.BAD_METHOD, "the standard method " + method.toUpperCase(Locale.ROOT)
+                    + " is spelled in upper case; '" + method + "' is not it");
+            return;
         }
+        CanonicalPath path = CanonicalPath.of(request.path());
+        if (path.refused()) {
+            refuse(request, Reason.BAD_PATH, "the path cannot be read safely: " + path.problem());
+            return;
+        }
+        boolean warming = warmup.claims(request); // one volatile read once the warm-up is over
+        List<Rule> matched = warming ? warmup.rules(path.matchPath()) : rules.match(method, path.matchPath());
         URI upstream = warming ? warmup.target() : null; // null: the upstream of the request's path
         if (matched.isEmpty()) {
-            forward(request, upstream, headers -> {
-            });
+            forward(request, path, upstream, headers -> {
+            }, AnswerWatcher.NONE);
             return;
+        }
+        for (Rule rule : matched) {
+            String twice = keys.ambiguous(rule.key(), request);
+            if (twice != null) {
+                refuse(request, Reason.AMBIGUOUS_CLIENT, "rule " + rule.id() + " counts by " + twice
+                        + ", which the request carries more than once");
+                return;
+            }
         }
         Context context = Vertx.currentContext();
         Thread loop = Thread.currentThread();
         limiter.check(matched, request).onComplete(result -> {
             // the answer is written on the request's own thread: hop back only if the store answered elsewhere
             if (Thread.currentThread() == loop || context == null) {
-                decided(request, upstream, result);
+                decided(request, path, upstream, result);
             } else {
-                context.runOnContext(v -> decided(request, upstream, result));
+                context.runOnContext(v -> decided(request, path, upstream, result));
             }
         });
     }
 
-    private void decided(HttpServerRequest request, URI upstream, AsyncResult<Verdict> result) {
+    /** Refuses a request the gateway cannot read safely, counted by reason; nothing reaches the backend. */
+    private void refuse(HttpServerRequest request, Reason reason, String detail) {
+        refusals.count(reason, request.method().name(), request.path(), detail);
+        refuse(request, Problems.problem(reason.label, reason.status == 401 ? "Missing client key" : "Bad Request",
+                reason.status, detail));
+    }
+
+    private void decided(HttpServerRequest request, CanonicalPath path, URI upstream, AsyncResult<Verdict> result) {
         if (result.succeeded()) {
-            answer(request, upstream, result.result());
+            answer(request, path, upstream, result.result());
         } else {
             failed(request, result.cause());
         }
     }
 
-    private void answer(HttpServerRequest request, URI upstream, Verdict verdict) {
+    private void answer(HttpServerRequest request, CanonicalPath path, URI upstream, Verdict verdict) {
         if (verdict.missingKey().isPresent()) {
+            String missing = verdict.missingKey().get();
+            refusals.count(Reason.MISSING_KEY, request.method().name(), request.path(), "needs " + missing);
             refuse(request, Problems.problem("missing-key", "Missing client key", 401,
-                    "this request needs " + verdict.missingKey().get())
-                    .put("missing", verdict.missingKey().get()));
+                    "this request needs " + missing)
+                    .put("missing", missing));
             return;
         }
         Settlement owed = limiter.owed(verdict);
@@ -112,7 +150,7 @@ class GatewayRoute {
             cancel(owed);
             reject(request, verdict);
         } else {
-            forward(request, upstream, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)),
+            forward(request, path, upstream, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)),
                     owed == null ? AnswerWatcher.NONE : owed);
         }
     }
@@ -173,16 +211,12 @@ class GatewayRoute {
         }
     }
 
-    /** Proxies {@code request} to {@code upstream}, or to the upstream of its path when that is null. */
-    private void forward(HttpServerRequest request, URI upstream, java.util.function.Consumer<MultiMap> headers) {
-        forward(request, upstream, headers, AnswerWatcher.NONE);
-    }
-
-    private void forward(HttpServerRequest request, URI upstream, java.util.function.Consumer<MultiMap> headers,
-            AnswerWatcher watcher) {
+    /** Proxies {@code request} as {@code path} to {@code upstream}, or to the upstream of its path when that is null. */
+    private void forward(HttpServerRequest request, CanonicalPath path, URI upstream,
+            java.util.function.Consumer<MultiMap> headers, AnswerWatcher watcher) {
         (upstream == null
-                ? proxy.forward(request, headers, watcher)
-                : proxy.forward(request, headers, upstream, watcher)).onFailure(err -> {
+                ? proxy.forward(request, path, headers, watcher)
+                : proxy.forward(request, path, headers, upstream, watcher)).onFailure(err -> {
                     int status = err instanceof UpstreamFailure f ? f.status() : 502;
                     String title = status == 504 ? "Gateway Timeout" : "Bad Gateway";
                     refuse(request, Problems.problem(status == 504 ? "gateway-timeout" : "bad-gateway", title, status,

@@ -24,9 +24,9 @@ public class KeyResolver {
     private final String apiKeyHeader;
     private final ClientAddress clientAddress;
 
-    KeyResolver(GatewayConfig config) {
+    KeyResolver(GatewayConfig config, ClientAddress clientAddress) {
         this.apiKeyHeader = config.gateway().apiKeyHeader();
-        this.clientAddress = ClientAddress.trusting(config.gateway().trustedProxies().orElse(List.of()));
+        this.clientAddress = clientAddress;
     }
 
     /** The client key for {@code spec}, or empty when the request lacks it (absent or empty). */
@@ -35,9 +35,22 @@ public class KeyResolver {
             case API_KEY, TENANT -> header(request.getHeader(apiKeyHeader));
             case HEADER -> header(request.getHeader(spec.header()));
             case GLOBAL -> Optional.of(GLOBAL);
-            case IP -> Optional.ofNullable(peer(request))
-                    .map(peer -> clientAddress.resolve(peer, request.getHeader(FORWARDED_FOR)));
+            case IP -> Optional.ofNullable(peer(request)).map(peer -> clientAddress.resolve(peer,
+                    clientAddress.trustsAny() ? request.headers().getAll(FORWARDED_FOR) : List.of()));
         };
+    }
+
+    /**
+     * The header {@code spec} counts by when {@code request} carries it more than once, else null: a client that
+     * sends two API keys is counted by one and may be served by the other, so it is refused.
+     */
+    public String ambiguous(KeySpec spec, HttpServerRequest request) {
+        String name = switch (spec.kind()) {
+            case API_KEY, TENANT -> apiKeyHeader;
+            case HEADER -> spec.header();
+            case GLOBAL, IP -> null;
+        };
+        return name != null && request.headers().getAll(name).size() > 1 ? name : null;
     }
 
     /**
@@ -50,7 +63,9 @@ public class KeyResolver {
             case API_KEY, TENANT -> header(headers.apply(apiKeyHeader));
             case HEADER -> header(headers.apply(spec.header()));
             case GLOBAL -> Optional.of(GLOBAL);
-            case IP -> clientAddress == null || clientAddress.isEmpty() ? Optional.empty() : Optional.of(clientAddress);
+            case IP -> clientAddress == null || clientAddress.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(this.clientAddress.key(clientAddress));
         };
     }
 

@@ -17,6 +17,8 @@ import io.quarkus.runtime.Startup;
 import io.tollgate.gateway.config.ConfigError;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.config.PerEventLoop;
+import io.tollgate.gateway.key.ClientAddress;
+import io.tollgate.rules.domain.CanonicalPath;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -33,6 +35,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.core.streams.Pipe;
 import io.vertx.core.streams.ReadStream;
 
@@ -64,14 +67,16 @@ public class ReverseProxy {
     private static final int CONNECTIONS_PER_LOOP = 200;
 
     private final Vertx vertx;
+    private final ClientAddress clientAddress;
     private final Upstreams upstreams;
     private final HttpClient offLoop;
     private final PerEventLoop<Loop> byLoop;
     private final long connectTimeoutMs;
     private final long idleTimeoutMs;
 
-    ReverseProxy(Vertx vertx, GatewayConfig config) {
+    ReverseProxy(Vertx vertx, GatewayConfig config, ClientAddress clientAddress) {
         this.vertx = vertx;
+        this.clientAddress = clientAddress;
         this.upstreams = new Upstreams(config.gateway());
         this.connectTimeoutMs = config.gateway().connectTimeout().toMillis();
         this.idleTimeoutMs = config.gateway().upstreamTimeout().toMillis();
@@ -110,36 +115,35 @@ public class ReverseProxy {
     }
 
     /**
-     * Sends {@code request} (paused by the caller) to its upstream and streams the answer back, letting
-     * {@code extraHeaders} add headers before the answer's head is written. Fails with
-     * {@link UpstreamFailure} when nothing was sent yet; after that a broken stream just closes the connection.
+     * Sends {@code request} (paused by the caller) to the upstream of its canonical {@code path}, as that path
+     * (what was counted is what the backend acts on) with the query string as sent, and streams the answer back,
+     * letting {@code extraHeaders} add headers before the answer's head is written; {@code watcher} sees the
+     * exchange to its end. Fails with {@link UpstreamFailure} when nothing was sent yet; after that a broken stream
+     * just closes the connection.
      */
-    public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders) {
-        return forward(request, extraHeaders, AnswerWatcher.NONE);
-    }
-
-    /** As {@link #forward(HttpServerRequest, Consumer)}, with {@code watcher} seeing the exchange to its end. */
-    public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders, AnswerWatcher watcher) {
-        return forward(request, extraHeaders, upstreams.forPath(request.path()), watcher);
+    public Future<Void> forward(HttpServerRequest request, CanonicalPath path, Consumer<MultiMap> extraHeaders,
+            AnswerWatcher watcher) {
+        return forward(request, path, extraHeaders, upstreams.forPath(path.matchPath()), watcher);
     }
 
     /**
      * The same to {@code target}, whatever the request's path: the start-up warm-up's loopback target, which
      * its requests reach through this very path.
      */
-    public Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders, URI target,
-            AnswerWatcher watcher) {
-        return forward(request, extraHeaders, Upstreams.Upstream.of("warm-up target", target), watcher);
+    public Future<Void> forward(HttpServerRequest request, CanonicalPath path, Consumer<MultiMap> extraHeaders,
+            URI target, AnswerWatcher watcher) {
+        return forward(request, path, extraHeaders, Upstreams.Upstream.of("warm-up target", target), watcher);
     }
 
-    private Future<Void> forward(HttpServerRequest request, Consumer<MultiMap> extraHeaders,
+    private Future<Void> forward(HttpServerRequest request, CanonicalPath path, Consumer<MultiMap> extraHeaders,
             Upstreams.Upstream upstream, AnswerWatcher watcher) {
+        String query = request.query();
         RequestOptions options = new RequestOptions()
                 .setMethod(request.method())
                 .setHost(upstream.host())
                 .setPort(upstream.port())
                 .setSsl(upstream.ssl())
-                .setURI(upstream.basePath() + request.uri())
+                .setURI(upstream.basePath() + (query == null ? path.path() : path.path() + "?" + query))
                 .setConnectTimeout(connectTimeoutMs);
         Promise<Void> done = Promise.promise();
         Loop loop = loop();
@@ -177,7 +181,8 @@ public class ReverseProxy {
             Upstreams.Upstream upstream) {
         HopByHop.copy(request.headers(), out.headers());
         out.putHeader(HttpHeaders.HOST, upstream.authority());
-        ForwardedHeaders.add(request, out.headers());
+        SocketAddress peer = request.remoteAddress();
+        ForwardedHeaders.add(request, out.headers(), peer != null && clientAddress.isTrusted(peer.hostAddress()));
         if (!hasBody(request)) {
             request.resume();
             out.idleTimeout(idleTimeoutMs);

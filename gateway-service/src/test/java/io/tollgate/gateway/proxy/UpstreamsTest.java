@@ -78,6 +78,11 @@ class UpstreamsTest {
             }
 
             @Override
+            public int ipv6Prefix() {
+                return 64;
+            }
+
+            @Override
             public Optional<String> instanceId() {
                 return Optional.empty();
             }

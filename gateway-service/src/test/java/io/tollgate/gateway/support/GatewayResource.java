@@ -42,6 +42,9 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             config.put("tollgate.gateway.routes.dead.url", "http://127.0.0.1:" + closedPort());
             config.put("tollgate.gateway.upstream-timeout", args.getOrDefault("upstream-timeout", "700ms"));
             config.put("tollgate.gateway.instance-id", "gw-test");
+            if (args.containsKey("trusted-proxies")) {
+                config.put("tollgate.gateway.trusted-proxies", args.get("trusted-proxies"));
+            }
             config.put("tollgate.admin.token", ADMIN_TOKEN);
             // the packaged jar of an integration test runs in prod mode: its management interface would take the
             // fixed 9000; a @QuarkusTest uses quarkus.management.test-port=0 instead (GatewayControl.managementPort)

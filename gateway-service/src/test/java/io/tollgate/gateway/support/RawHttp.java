@@ -1,5 +1,6 @@
 package io.tollgate.gateway.support;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
 import java.io.ByteArrayOutputStream;
@@ -8,6 +9,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -39,6 +41,25 @@ public final class RawHttp {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
             socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
                     + authorization + "\r\nConnection: close\r\n\r\n").getBytes(US_ASCII));
+            return read(socket.getInputStream());
+        }
+    }
+
+    /**
+     * One request sent byte for byte as given (no client library in between to tidy its path or headers), on a new
+     * connection from loopback address {@code from} to {@code port}: {@code method} and {@code target} form the
+     * request line, {@code headers} are whole lines ({@code "X-API-Key: k"}), sent in order, twice if given twice.
+     */
+    public static Answer exchange(String from, int port, String method, String target, List<String> headers)
+            throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            StringBuilder request = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
+                    .append("Host: 127.0.0.1\r\nConnection: close\r\nContent-Length: 0\r\n");
+            headers.forEach(h -> request.append(h).append("\r\n"));
+            socket.getOutputStream().write(request.append("\r\n").toString().getBytes(ISO_8859_1));
             return read(socket.getInputStream());
         }
     }

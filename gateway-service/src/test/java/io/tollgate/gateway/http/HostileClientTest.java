@@ -1,0 +1,226 @@
+package io.tollgate.gateway.http;
+
+import static io.tollgate.gateway.support.GatewayControl.backendHits;
+import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.metric;
+import static io.tollgate.gateway.support.GatewayControl.port;
+import static io.tollgate.gateway.support.GatewayControl.resetBackend;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.RawHttp;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A client that wants more than its share, spelling one request every way a backend still reads as the same:
+ * each spelling lands in the rule's bucket (two allowed, then 429 from that rule) or is refused with a 4xx, and the
+ * backend, a real HTTP server, never serves more than the limit. Requests go over raw sockets, so no client
+ * library tidies a path or a header first.
+ */
+@QuarkusTest
+@WithTestResource(value = GatewayResource.class, initArgs = {
+        @ResourceArg(name = "store.timeout", value = "1s"),
+        @ResourceArg(name = "trusted-proxies", value = "127.0.0.9/32")})
+class HostileClientTest {
+
+    private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+    private static final String ORDERS = "corpus.orders." + RUN;
+    private static final String BY_IP = "corpus.ip." + RUN;
+    private static final int BURST = 2;
+    private static boolean installed;
+
+    @BeforeEach
+    void rules() {
+        if (!installed) {
+            install("[{\"id\":\"" + ORDERS + "\",\"match\":{\"methods\":[\"POST\"],\"path\":\"/orders/**\"},"
+                    + "\"key\":\"api_key\",\"limit\":1,\"period\":\"1m\",\"burst\":" + BURST + "},"
+                    + "{\"id\":\"" + BY_IP + "\",\"match\":{\"path\":\"/by-ip/**\"},\"key\":\"ip\",\"limit\":1,"
+                    + "\"period\":\"1m\",\"burst\":" + BURST + "}]");
+            installed = true;
+        }
+        resetBackend();
+    }
+
+    /** Spellings of {@code POST /orders/1} that decoding backends (Tomcat, Spring, Express, ...) serve as it. */
+    static Stream<String> sameRequest() {
+        return Stream.of("/orders/1", "/%6Frders/1", "/%6frders/1", "/o%72ders/1", "/%6F%72%64%65%72%73/1",
+                "/orders/%31", "/./orders/1", "/orders/./1", "/orders/1/.", "/x/../orders/1", "/orders/x/../1",
+                "/%2E/orders/1", "/%2e/orders/1", "/x/%2E%2E/orders/1", "/x/%2e./orders/1", "/x/.%2E/orders/1",
+                "//orders/1", "/orders//1", "///orders///1", "/orders/1//", "/orders;x=1/1", "/orders;/1",
+                "/orders/1;jsessionid=a", "/x/..;/orders/1", "/x;y/..;z/orders/1", "/./x/./../orders/1",
+                "/orders/1?x=1", "/orders/1?../../admin", "/%6Frders//./%31", "http://127.0.0.1/%6Frders/1");
+    }
+
+    @ParameterizedTest(name = "POST {0}")
+    @MethodSource("sameRequest")
+    void aRespelledPathLandsInTheRulesBucket(String target) throws IOException {
+        String key = "k-" + UUID.randomUUID();
+        List<RawHttp.Answer> answers = send(4, "127.0.0.1", "POST", target, List.of("X-API-Key: " + key));
+
+        assertThat(answers).extracting(RawHttp.Answer::status).as("statuses").containsExactly(200, 200, 429, 429);
+        for (RawHttp.Answer answer : answers.subList(0, BURST)) {
+            String uri = new JsonObject(answer.body()).getString("uri");
+            String path = uri.contains("?") ? uri.substring(0, uri.indexOf('?')) : uri;
+            assertThat(path.replaceAll(";[^/]*", "")).as("what the backend received: %s", uri).isIn("/orders/1", "/orders/1/");
+            assertThat(path).as("what the backend received").doesNotContain("/.", "//", "%");
+        }
+        assertThat(new JsonObject(answers.get(BURST).body()).getJsonArray("violated-policies")).containsExactly(ORDERS);
+        assertThat(backendHits()).as("the backend served").isEqualTo(BURST);
+    }
+
+    /** A request line Vert.x's HTTP server cannot parse (a raw backslash, a broken escape) gets its bare 400. */
+    private static final String UNPARSED = "unparsed by the HTTP server";
+
+    /** Spellings that cannot be read safely: backends disagree on them, so none reaches one. */
+    static Stream<Arguments> unsafe() {
+        return Stream.of(
+                Arguments.of("POST", "/orders%2F1", "bad-path"),
+                Arguments.of("POST", "/orders%2f1", "bad-path"),
+                Arguments.of("POST", "/orders%5C1", "bad-path"),
+                Arguments.of("POST", "/orders%5c1", "bad-path"),
+                Arguments.of("POST", "/orders\\1", UNPARSED),
+                Arguments.of("POST", "/x\\..\\orders\\1", UNPARSED),
+                Arguments.of("POST", "/orders%001", "bad-path"),
+                Arguments.of("POST", "/orders/1%00", "bad-path"),
+                Arguments.of("POST", "/orders/1%0d%0aX-API-Key:%20other", "bad-path"),
+                Arguments.of("POST", "/%C0%AForders/1", "bad-path"),
+                Arguments.of("POST", "/orders/%C0%AE%C0%AE/1", "bad-path"),
+                Arguments.of("POST", "/orders/%E0%80%AE/1", "bad-path"),
+                Arguments.of("POST", "/orders/%ED%A0%80", "bad-path"),
+                Arguments.of("POST", "/orders/%FF", "bad-path"),
+                Arguments.of("POST", "/orders%", UNPARSED),
+                Arguments.of("POST", "/orders%4", UNPARSED),
+                Arguments.of("POST", "/orders%G1", UNPARSED),
+                Arguments.of("POST", "/%2e%2e/orders/1", "bad-path"),
+                Arguments.of("POST", "/../orders/1", "bad-path"),
+                Arguments.of("POST", "/x/../../orders/1", "bad-path"),
+                Arguments.of("POST", "/..;/orders/1", "bad-path"),
+                Arguments.of("post", "/orders/1", "bad-method"),
+                Arguments.of("Post", "/orders/1", "bad-method"),
+                Arguments.of("pOST", "/orders/1", "bad-method"),
+                Arguments.of("get", "/orders/1", "bad-method"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("unsafe")
+    void anUnsafeSpellingIsRefusedAndNeverForwarded(String method, String target, String type) throws IOException {
+        String key = "k-" + UUID.randomUUID();
+        double before = metric("tollgate_refused_total{reason=\"" + type + "\"}");
+
+        List<RawHttp.Answer> answers = send(3, "127.0.0.1", method, target, List.of("X-API-Key: " + key));
+
+        for (RawHttp.Answer answer : answers) {
+            assertThat(answer.status()).as("status").isEqualTo(400);
+            if (type.equals(UNPARSED)) {
+                continue; // the HTTP server's own bare 400, before any handler runs
+            }
+            assertThat(answer.header("Content-Type")).isEqualTo("application/problem+json");
+            assertThat(new JsonObject(answer.body()).getString("type")).isEqualTo(type);
+        }
+        assertThat(backendHits()).as("the backend served").isZero();
+        if (!type.equals(UNPARSED)) {
+            assertThat(metric("tollgate_refused_total{reason=\"" + type + "\"}") - before).isEqualTo(3.0);
+        }
+    }
+
+    @Test
+    void aKeyHeaderSentTwiceIsRefusedWhateverTheSpelling() throws IOException {
+        double before = metric("tollgate_refused_total{reason=\"ambiguous-client\"}");
+        String a = "k-" + UUID.randomUUID();
+        String b = "k-" + UUID.randomUUID();
+        List<List<String>> shapes = List.of(
+                List.of("X-API-Key: " + a, "X-API-Key: " + b),
+                List.of("X-API-Key: " + a, "x-api-key: " + b),
+                List.of("X-API-Key: " + a, "X-API-KEY: " + a),
+                List.of("X-API-Key: " + a, "X-API-Key: "));
+        for (List<String> headers : shapes) {
+            RawHttp.Answer answer = send(1, "127.0.0.1", "POST", "/orders/1", headers).get(0);
+            assertThat(answer.status()).as("%s", headers).isEqualTo(400);
+            assertThat(new JsonObject(answer.body()).getString("type")).isEqualTo("ambiguous-client");
+        }
+        assertThat(backendHits()).isZero();
+        assertThat(metric("tollgate_refused_total{reason=\"ambiguous-client\"}") - before).isEqualTo(shapes.size());
+    }
+
+    @Test
+    void aKeyHeaderInAnyCaseCountsInOneBucket() throws IOException {
+        String key = "k-" + UUID.randomUUID();
+        List<Integer> statuses = new ArrayList<>();
+        for (String name : List.of("X-API-Key", "x-api-key", "X-API-KEY", "x-Api-kEY")) {
+            statuses.add(send(1, "127.0.0.1", "POST", "/orders/1", List.of(name + ": " + key)).get(0).status());
+        }
+        assertThat(statuses).containsExactly(200, 200, 429, 429);
+    }
+
+    @Test
+    void anEmptyKeyIsAMissingOneCounted() throws IOException {
+        double before = metric("tollgate_refused_total{reason=\"missing-key\"}");
+        assertThat(send(1, "127.0.0.1", "POST", "/orders/1", List.of("X-API-Key: ")).get(0).status()).isEqualTo(401);
+        assertThat(send(1, "127.0.0.1", "POST", "/orders/1", List.of()).get(0).status()).isEqualTo(401);
+        assertThat(backendHits()).isZero();
+        assertThat(metric("tollgate_refused_total{reason=\"missing-key\"}") - before).isEqualTo(2.0);
+    }
+
+    @Test
+    void addressHeadersFromAnUntrustedPeerChangeNothing() throws IOException {
+        List<List<String>> spoofs = List.of(
+                List.of("X-Forwarded-For: 198.51.100.1"),
+                List.of("X-Forwarded-For: 198.51.100.2", "X-Forwarded-For: 198.51.100.3"),
+                List.of("X-Real-IP: 198.51.100.4", "Forwarded: for=198.51.100.5"),
+                List.of("X-Forwarded-For: 127.0.0.9, 198.51.100.6"));
+        List<Integer> statuses = new ArrayList<>();
+        for (List<String> headers : spoofs) {
+            RawHttp.Answer answer = send(1, "127.0.0.5", "GET", "/by-ip/x", headers).get(0);
+            statuses.add(answer.status());
+            if (answer.status() == 200) {
+                JsonObject seen = new JsonObject(answer.body()).getJsonObject("headers");
+                assertThat(seen.getString("x-forwarded-for")).as("what the backend reads").isEqualTo("127.0.0.5");
+                assertThat(seen.containsKey("x-real-ip")).as("X-Real-IP passed").isFalse();
+                assertThat(seen.containsKey("forwarded")).as("Forwarded passed").isFalse();
+            }
+        }
+        assertThat(statuses).as("one bucket: the peer's").containsExactly(200, 200, 429, 429);
+    }
+
+    @Test
+    void behindATrustedProxyEveryForwardedForLineIsReadFromTheRight() throws IOException {
+        // the client wrote the first line; the trusted proxy (127.0.0.9) appended the second with what it saw
+        List<Integer> statuses = new ArrayList<>();
+        for (String spoof : List.of("6.6.6.1", "6.6.6.2", "6.6.6.3", "6.6.6.4")) {
+            RawHttp.Answer answer = send(1, "127.0.0.9", "GET", "/by-ip/y",
+                    List.of("X-Forwarded-For: " + spoof, "X-Forwarded-For: 198.51.100.7", "X-Real-IP: 198.51.100.7"))
+                    .get(0);
+            statuses.add(answer.status());
+            if (answer.status() == 200) {
+                JsonObject seen = new JsonObject(answer.body()).getJsonObject("headers");
+                assertThat(seen.getString("x-forwarded-for")).isEqualTo(spoof + ", 198.51.100.7, 127.0.0.9");
+                assertThat(seen.getString("x-real-ip")).as("a trusted proxy's X-Real-IP passes").isEqualTo("198.51.100.7");
+            }
+        }
+        assertThat(statuses).as("one bucket: the address the proxy saw").containsExactly(200, 200, 429, 429);
+    }
+
+    private static List<RawHttp.Answer> send(int times, String from, String method, String target, List<String> headers)
+            throws IOException {
+        List<RawHttp.Answer> answers = new ArrayList<>();
+        for (int i = 0; i < times; i++) {
+            answers.add(RawHttp.exchange(from, port(), method, target, headers));
+        }
+        return answers;
+    }
+}
