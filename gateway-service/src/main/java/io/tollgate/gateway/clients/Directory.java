@@ -19,8 +19,8 @@ import io.tollgate.rules.domain.Rule;
  * The gateway's copy of the client directory (docs/clients-plans-tenants.md): a full replica in a
  * compact form ({@link ClientTable}), so a request never waits on the network for it. The request path reads one
  * immutable state ({@link DirectoryCopy}) from a volatile field: no lock, no store or network call, one SHA-256 of
- * the API key when a rule needs the client (the same digest names its counter keys). Pages of changes are applied off the
- * event loop, one writer at a time, each published whole.
+ * the API key when a rule needs the client (the same digest names its counter keys). Pages of changes are applied
+ * off the event loop, one writer at a time, each published whole.
  */
 @ApplicationScoped
 public class Directory {
