@@ -65,4 +65,48 @@ class CounterKeysTest {
                 .isNotEqualTo(CounterKeys.windowed(CounterKeys.key("per.tenant", "acme"), "2026-12"));
         assertThat(CounterKeys.key("r", "acme", "a}b")).startsWith("rl:r:{acme}:sha256:");
     }
+
+    @Test
+    void a_secret_is_always_its_digest_even_when_its_bytes_are_safe() {
+        // printf %s sk_live_CUSTOMER_SECRET_1 | sha256sum
+        assertThat(CounterKeys.key("orders.write", CounterKeys.secret("sk_live_CUSTOMER_SECRET_1"))).isEqualTo(
+                "rl:orders.write:{sha256:ec55d3b93511d9aa888074250efb3de48be4ab46844576740ab64a09de49f374}");
+        // printf %s ak_42 | sha256sum
+        assertThat(CounterKeys.key("orders.write", CounterKeys.secret("ak_42")))
+                .isEqualTo("rl:orders.write:{sha256:12b03a8a91288296bf94333670564f6ec773cb7a373ddd5cd34a3b29ede3c86b}")
+                .isNotEqualTo(CounterKeys.key("orders.write", "ak_42"));
+        assertThat(CounterKeys.secret("a}b")).as("an unsafe secret digests as a readable key does")
+                .isEqualTo(CounterKeys.readable("a}b"));
+    }
+
+    @Test
+    void a_digest_already_worked_out_gives_the_same_key_as_the_secret() throws Exception {
+        byte[] sha256 = java.security.MessageDigest.getInstance("SHA-256")
+                .digest("sk_live_CUSTOMER_SECRET_1".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(CounterKeys.digested(sha256)).isEqualTo(CounterKeys.secret("sk_live_CUSTOMER_SECRET_1"));
+        assertThat(CounterKeys.digested(sha256).part())
+                .isEqualTo("sha256:ec55d3b93511d9aa888074250efb3de48be4ab46844576740ab64a09de49f374");
+        assertThatThrownBy(() -> CounterKeys.digested(new byte[31])).hasMessageContaining("32 bytes");
+    }
+
+    @Test
+    void a_tenants_client_is_its_digest_under_the_tenants_readable_tag() {
+        assertThat(CounterKeys.key("orders.write", CounterKeys.readable("acme"), CounterKeys.secret("ak_42")))
+                .isEqualTo("rl:orders.write:{acme}:sha256:12b03a8a91288296bf94333670564f6ec773cb7a373ddd5cd34a3b29ede3c86b");
+        assertThat(CounterKeys.tenantKey("per.tenant", CounterKeys.readable("acme"))).isEqualTo("rl:per.tenant:{acme}:@");
+        // printf %s acme | sha256sum: an API key spelled as the tenant's id has a tag of its own
+        assertThat(CounterKeys.key("per.tenant", CounterKeys.secret("acme")))
+                .isEqualTo("rl:per.tenant:{sha256:822b33ad87c148a0a20a5ba7cd5ebcaa68d36a18e7aad165554903f52ca82757}");
+    }
+
+    @Test
+    void the_sha256_of_a_client_is_the_digest_of_the_key_as_sent() {
+        // printf %s 10.0.0.7 | sha256sum
+        assertThat(CounterKeys.readable("10.0.0.7").part()).isEqualTo("10.0.0.7");
+        assertThat(CounterKeys.readable("10.0.0.7").sha256())
+                .isEqualTo("130e4daba9786013f48dc2fccf39f91a0b3ec2cfba74ff0b645acf95229df69e");
+        assertThat(CounterKeys.secret("ak_42").sha256())
+                .isEqualTo("12b03a8a91288296bf94333670564f6ec773cb7a373ddd5cd34a3b29ede3c86b");
+        assertThat(CounterKeys.secret("ak_42")).hasToString(CounterKeys.secret("ak_42").part());
+    }
 }

@@ -13,7 +13,6 @@ import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
 import io.tollgate.gateway.limiter.RateLimiter;
 import io.tollgate.gateway.rules.RuleBook;
-import io.tollgate.rules.domain.ClientDigest;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.RoutingContext;
@@ -25,7 +24,8 @@ import io.vertx.ext.web.RoutingContext;
  * remembers of that bucket at once; another gateway that remembers one answers 429 from memory until the retry
  * time the store gave it, then finds the bucket full. 204 when there was a bucket, 404 when there
  * was none or the rule is not in force, 400 naming a missing parameter. Every reset is logged with the actor, the
- * rule and the SHA-256 of the client key (never the key itself); the log line's time is when.
+ * rule and the bucket's key, which carries a secret client key (an API key, a header's value) only as its digest;
+ * the log line's time is when.
  */
 @ApplicationScoped
 class BucketsRoute {
@@ -87,8 +87,7 @@ class BucketsRoute {
                         "rule \"" + rule.id() + "\" holds no bucket for that client: nothing to reset"));
                 return;
             }
-            LOG.infof("bucket of rule %s reset by %s for client sha256:%s", rule.id(), actor,
-                    ClientDigest.of(client.get()));
+            LOG.infof("bucket %s of rule %s reset by %s", target.bucket().key(), rule.id(), actor);
             ctx.response().setStatusCode(204).end();
         });
     }

@@ -29,10 +29,11 @@ import io.vertx.ext.web.RoutingContext;
  * {@code GET /tollgate/explain?method=POST&path=/orders/1&api_key=...} (also {@code ip=}, {@code header.<Name>=}):
  * what each rule in force that matches the request would do with it now, spending nothing. Per rule its
  * effective policy and where it comes from ({@code rule}, {@code plan:<name>}, {@code override}), the counter
- * key, and what the bucket holds ({@code remaining} whole units, {@code reset_ms} until full) as the store says
- * now (a bucket in debt holds a negative {@code remaining}, and {@code owed} says how much); a rule whose client key the
- * request lacks says which parameter would give it. The same key resolver,
- * directory and key builder as a check: what explain shows is what a request meets.
+ * key (an API key or a header's value in it only as its digest: the answer never repeats a secret), and what the
+ * bucket holds ({@code remaining} whole units, {@code reset_ms} until full) as the store says now (a bucket in debt
+ * holds a negative {@code remaining}, and {@code owed} says how much); a rule whose client key the request lacks
+ * says which parameter would give it. The same key resolver, directory and key builder as a check: what explain
+ * shows is what a request meets.
  */
 @ApplicationScoped
 class ExplainRoute {

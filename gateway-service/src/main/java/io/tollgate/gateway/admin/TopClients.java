@@ -1,30 +1,25 @@
 package io.tollgate.gateway.admin;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.tollgate.counter.CounterKeys;
 import io.tollgate.gateway.limiter.RejectedClients;
 
 /**
  * The clients this gateway rejected most, per rule, over the last minutes ({@code tollgate.admin.top.window}): a
  * {@link RejectionWindow} of bounded sketches per rule, fed by the limiter on every rejection. Clients are held
- * as the SHA-256 hex digest of their key, never the key itself, and never become metric labels.
+ * as the SHA-256 hex digest of their key, never the key itself, and never become metric labels; a secret's digest
+ * is the one its request already worked out.
  */
 @ApplicationScoped
 class TopClients implements RejectedClients {
 
-    private static final HexFormat HEX = HexFormat.of();
-
     private final int capacity;
     private final long halfNanos;
     private final ConcurrentHashMap<String, RejectionWindow> byRule = new ConcurrentHashMap<>();
-    private final ThreadLocal<MessageDigest> sha256 = ThreadLocal.withInitial(TopClients::newDigest);
 
     TopClients(AdminConfig config) {
         this.capacity = config.top().capacity();
@@ -32,8 +27,8 @@ class TopClients implements RejectedClients {
     }
 
     @Override
-    public void rejected(String ruleId, String client) {
-        String digest = HEX.formatHex(sha256.get().digest(client.getBytes(StandardCharsets.UTF_8)));
+    public void rejected(String ruleId, CounterKeys.Client client) {
+        String digest = client.sha256();
         byRule.computeIfAbsent(ruleId, id -> new RejectionWindow(capacity, halfNanos, System::nanoTime)).add(digest);
     }
 
@@ -46,13 +41,5 @@ class TopClients implements RejectedClients {
     /** The most clients {@link #top} names. */
     int capacity() {
         return capacity;
-    }
-
-    private static MessageDigest newDigest() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
     }
 }

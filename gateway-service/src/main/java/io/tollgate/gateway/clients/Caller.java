@@ -6,22 +6,31 @@ import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.Rule;
 
 /**
- * The client an API key names, as one request sees it: its profile and its tenant's terms from one state of the
- * directory (both null for a key the directory does not know). Says which bucket each of its rules keyed
- * {@code api_key} or {@code tenant} counts in and by which policy (docs/clients-plans-tenants.md).
+ * The client an API key names, as one request sees it: the key's digest (never the key), its profile and its
+ * tenant's terms from one state of the directory (both null for a key the directory does not know). Says which
+ * bucket each of its rules keyed {@code api_key} or {@code tenant} counts in and by which policy
+ * (docs/clients-plans-tenants.md).
  */
 public final class Caller {
 
-    private final String apiKey;
+    private final CounterKeys.Client client;
     private final Profile profile;
+    /** The hash tag of its buckets: its tenant's id, or its own digest. */
+    private final CounterKeys.Client tag;
     private final Terms tenant;
     private final Directory directory;
 
-    Caller(String apiKey, Profile profile, Terms tenant, Directory directory) {
-        this.apiKey = apiKey;
+    Caller(CounterKeys.Client client, Profile profile, Terms tenant, Directory directory) {
+        this.client = client;
         this.profile = profile;
+        this.tag = profile != null && profile.tenant() != null ? CounterKeys.readable(profile.tenant()) : client;
         this.tenant = tenant;
         this.directory = directory;
+    }
+
+    /** Its API key as its counter keys carry it: the key's digest. */
+    public CounterKeys.Client client() {
+        return client;
     }
 
     /** Whether the directory knows the key. */
@@ -30,11 +39,11 @@ public final class Caller {
     }
 
     /**
-     * The hash tag of its buckets: its tenant, or the key itself for a client of its own (or unknown), so the
-     * request's {@code api_key} and {@code tenant} buckets live on one shard and go in one script call.
+     * The hash tag of its buckets: its tenant's id, or its key's digest for a client of its own (or unknown), so
+     * the request's {@code api_key} and {@code tenant} buckets live on one shard and go in one script call.
      */
     public String tag() {
-        return profile != null && profile.tenant() != null ? profile.tenant() : apiKey;
+        return tag.part();
     }
 
     /**
@@ -42,13 +51,13 @@ public final class Caller {
      * tenant, its own under the tenant's hash tag, or the tenant's; for a client of its own (or unknown), its key's.
      */
     public String bucketKey(Rule rule) {
-        if (profile == null || profile.tenant() == null) {
-            return CounterKeys.key(rule.id(), apiKey);
+        if (tag == client) {
+            return CounterKeys.key(rule.id(), client);
         }
         if (rule.key().kind() == KeySpec.Kind.TENANT) {
-            return CounterKeys.tenantKey(rule.id(), profile.tenant());
+            return CounterKeys.tenantKey(rule.id(), tag);
         }
-        return CounterKeys.key(rule.id(), profile.tenant(), apiKey);
+        return CounterKeys.key(rule.id(), tag, client);
     }
 
     /**

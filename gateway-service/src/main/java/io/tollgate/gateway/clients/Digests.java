@@ -12,9 +12,9 @@ import java.util.HexFormat;
 import io.netty.util.concurrent.FastThreadLocal;
 
 /**
- * The SHA-256 of an API key, as the directory names clients ({@code ClientDigest}), worked out on the request's
- * thread with that thread's own digest and buffers: no lock, and nothing allocated for a key of ASCII
- * characters up to {@value #ASCII_MAX} long.
+ * The SHA-256 of an API key, as the directory names clients ({@code ClientDigest}) and as its counter keys carry
+ * it, worked out once per request on the request's thread with that thread's own digest and buffers: no lock, and
+ * nothing allocated for a key of ASCII characters up to {@value #ASCII_MAX} long.
  */
 final class Digests {
 
@@ -40,8 +40,11 @@ final class Digests {
         final byte[] digest = new byte[BYTES];
     }
 
-    /** The profile of the client whose API key is {@code apiKey} in {@code table}, or null. */
-    static Profile find(ClientTable table, String apiKey) {
+    /**
+     * The SHA-256 of {@code apiKey}, in this thread's buffer: valid until the thread digests again, so it is read
+     * at once and never kept.
+     */
+    static byte[] of(String apiKey) {
         Scratch s = SCRATCH.get();
         int n = apiKey.length();
         if (n <= ASCII_MAX && ascii(apiKey, s.key)) {
@@ -54,7 +57,11 @@ final class Digests {
         } catch (DigestException e) {
             throw new IllegalStateException("a 32-byte buffer holds a SHA-256", e);
         }
-        byte[] d = s.digest;
+        return s.digest;
+    }
+
+    /** The profile of the client whose API key has the SHA-256 {@code d} in {@code table}, or null. */
+    static Profile find(ClientTable table, byte[] d) {
         return table.find((long) LONG.get(d, 0), (long) LONG.get(d, 8), (long) LONG.get(d, 16), (long) LONG.get(d, 24));
     }
 

@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.counter.CounterKeys;
 import io.tollgate.rules.domain.DirectoryChanges;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.KeySpec;
@@ -18,8 +19,8 @@ import io.tollgate.rules.domain.Rule;
  * The gateway's copy of the client directory (docs/clients-plans-tenants.md): a full replica in a
  * compact form ({@link ClientTable}), so a request never waits on the network for it. The request path reads one
  * immutable state ({@link DirectoryCopy}) from a volatile field: no lock, no store or network call, one SHA-256 of
- * the API key when a rule needs the client and the directory holds any. Pages of changes are applied off the
- * event loop, one writer at a time, each published whole.
+ * the API key when a rule needs the client (the same digest names its counter keys). Pages of changes are applied
+ * off the event loop, one writer at a time, each published whole.
  */
 @ApplicationScoped
 public class Directory {
@@ -55,15 +56,16 @@ public class Directory {
         return kind == KeySpec.Kind.API_KEY || kind == KeySpec.Kind.TENANT;
     }
 
-    /** The client {@code apiKey} names; the key is digested only when the directory holds any client. */
+    /**
+     * The client {@code apiKey} names. The key is digested once: the digest finds the client in the directory and
+     * is what its counter keys carry, so the key itself goes no further.
+     */
     public Caller caller(String apiKey) {
         DirectoryCopy now = copy;
-        if (now.clients().size() == 0) {
-            return new Caller(apiKey, null, null, this);
-        }
-        Profile profile = Digests.find(now.clients(), apiKey);
+        byte[] digest = Digests.of(apiKey);
+        Profile profile = now.clients().size() == 0 ? null : Digests.find(now.clients(), digest);
         Terms tenant = profile == null || profile.tenant() == null ? null : now.tenants().get(profile.tenant());
-        return new Caller(apiKey, profile, tenant, this);
+        return new Caller(CounterKeys.digested(digest), profile, tenant, this);
     }
 
     /** The rule's own policy (a rule keyed otherwise, or a key the directory does not know). */

@@ -20,6 +20,7 @@ import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.lease.LeasePlanner;
 import io.tollgate.gateway.rules.LiveGateways;
 import io.tollgate.rules.domain.Effective;
+import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.MissingKey;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.Future;
@@ -27,7 +28,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
- * Decides one request: resolves each matching rule's client key and, for rules keyed {@code api_key} or
+ * Decides one request: resolves each matching rule's client key (a secret, an API key or a {@code header:} value,
+ * becomes its digest, worked out once per request) and, for rules keyed {@code api_key} or
  * {@code tenant}, the client in the {@link Directory} (looked up once per request) with the policy the rule
  * applies to it; groups the rules by hash tag (one shard: a client of a tenant shares its tenant's), answers
  * remembered rejections from memory, and makes ONE store call per group, all-or-nothing across that client's
@@ -83,20 +85,32 @@ public class Limiter {
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
     public Future<Verdict> check(List<Rule> rules, HttpServerRequest request) {
         List<Group> groups = new ArrayList<>(2);
-        Caller caller = null; // the API key's client, looked up once, when a rule counts by it
+        Caller caller = null; // the API key's client, looked up (and its key digested) once, when a rule counts by it
+        String secret = null; // the last header value digested, so rules that count by one header digest it once
+        CounterKeys.Client secretKey = null;
         List<RuleDecision> blocked = null;
         for (Rule rule : rules) {
-            Optional<String> client = keys.resolve(rule.key(), request);
-            if (client.isEmpty()) {
+            Optional<String> value = keys.resolve(rule.key(), request);
+            if (value.isEmpty()) {
                 if (rule.missingKey() == MissingKey.REJECT) {
                     return Future.succeededFuture(Verdict.missing(keys.missing(rule.key())));
                 }
                 continue;
             }
-            if (caller == null && Directory.applies(rule)) {
-                caller = directory.caller(client.get());
+            CounterKeys.Client client;
+            if (Directory.applies(rule)) {
+                caller = caller != null ? caller : directory.caller(value.get());
+                client = caller.client();
+            } else if (rule.key().kind() == KeySpec.Kind.HEADER) {
+                if (!value.get().equals(secret)) {
+                    secret = value.get();
+                    secretKey = CounterKeys.secret(secret);
+                }
+                client = secretKey;
+            } else {
+                client = CounterKeys.readable(value.get());
             }
-            Target target = target(rule, client.get(), caller);
+            Target target = target(rule, client, caller);
             Effective effective = target.effective();
             if (effective.blocks()) {
                 blocked = blocked != null ? blocked : new ArrayList<>(1);
@@ -105,7 +119,7 @@ public class Limiter {
                 continue;
             }
             Group group = Group.find(groups, target.tag(), rule.shadow());
-            group.add(rule, client.get(), effective, target.bucket(), leases != null);
+            group.add(rule, client, effective, target.bucket(), leases != null);
         }
         if (blocked != null && !passes(blocked)) {
             return Future.succeededFuture(verdict(blocked)); // no store call: nothing is spent
@@ -152,16 +166,31 @@ public class Limiter {
     }
 
     /**
-     * What {@code rule} counts a request of client key {@code client} by: its effective policy, its bucket and the
-     * hash tag the bucket is stored under; as a check of that request would. Reads the directory only: no store
-     * call.
+     * What {@code rule} counts a request of client key {@code value} (as sent: an API key, a header's value, an
+     * address) by: its effective policy, its bucket and the hash tag the bucket is stored under; as a check of
+     * that request would. Reads the directory only: no store call.
      */
-    public Target target(Rule rule, String client) {
-        return target(rule, client, Directory.applies(rule) ? directory.caller(client) : null);
+    public Target target(Rule rule, String value) {
+        if (Directory.applies(rule)) {
+            Caller caller = directory.caller(value);
+            return target(rule, caller.client(), caller);
+        }
+        return target(rule, clientKey(rule.key(), value), null);
     }
 
-    /** As {@link #target(Rule, String)}, with the API key's client already looked up ({@code caller}). */
-    private Target target(Rule rule, String client, Caller caller) {
+    /**
+     * The client key {@code rule}'s buckets carry for {@code value}: a secret (an API key, a {@code header:}
+     * value) as its digest, never as sent; an address or {@code global} as it reads, when safe.
+     */
+    static CounterKeys.Client clientKey(KeySpec spec, String value) {
+        return switch (spec.kind()) {
+            case API_KEY, TENANT, HEADER -> CounterKeys.secret(value);
+            case IP, GLOBAL -> CounterKeys.readable(value);
+        };
+    }
+
+    /** As {@link #target(Rule, String)}, with the client key made and the API key's client looked up. */
+    private Target target(Rule rule, CounterKeys.Client client, Caller caller) {
         boolean byClient = Directory.applies(rule);
         Effective effective = byClient ? caller.effective(rule) : directory.own(rule);
         String key = byClient ? caller.bucketKey(rule) : CounterKeys.key(rule.id(), client);
@@ -178,7 +207,7 @@ public class Limiter {
         } else {
             bucket = new Bucket(key, effective.policy());
         }
-        return new Target(effective, bucket, byClient ? caller.tag() : client);
+        return new Target(effective, bucket, byClient ? caller.tag() : client.part());
     }
 
     /**
@@ -192,7 +221,8 @@ public class Limiter {
     /**
      * The policy a rule applies to a client and the bucket it counts in.
      *
-     * @param tag the hash tag of the bucket: the buckets of one tag go to the store in one script call
+     * @param tag the hash tag of the bucket (what its braces hold: a secret's digest, never the secret): the
+     * buckets of one tag go to the store in one script call
      */
     public record Target(Effective effective, Bucket bucket, String tag) {
     }
@@ -391,7 +421,7 @@ public class Limiter {
         final String tag;
         final boolean shadow;
         final List<Rule> rules = new ArrayList<>(2);
-        final List<String> clients = new ArrayList<>(2);
+        final List<CounterKeys.Client> clients = new ArrayList<>(2);
         final List<Effective> effective = new ArrayList<>(2);
         final List<Bucket> buckets = new ArrayList<>(2);
         /** Whether every rule of the group may lease its bucket on this gateway. */
@@ -414,7 +444,7 @@ public class Limiter {
             return group;
         }
 
-        void add(Rule rule, String client, Effective policy, Bucket bucket, boolean leasing) {
+        void add(Rule rule, CounterKeys.Client client, Effective policy, Bucket bucket, boolean leasing) {
             leases &= leasing && !shadow && rule.leases() && rule.calendar() == null
                     && LeasePlanner.leasable(bucket.policy());
             rules.add(rule);

@@ -1,12 +1,15 @@
 package io.tollgate.gateway.limiter;
 
+import io.tollgate.counter.CounterKeys;
+
 /**
  * Told of every request the limiter rejects, by the store or from its memory of a rejection (outcomes
- * {@code rejected} and {@code cached_rejected}), with the client key the rule counted it under. Called on the
- * request's thread: an implementation must be cheap and must not block.
+ * {@code rejected} and {@code cached_rejected}), with the client key the rule counted it under (as its buckets
+ * carry it: a secret only as its digest). Called on the request's thread: an implementation must be cheap and must
+ * not block.
  */
 public interface RejectedClients {
 
     /** {@code client} was rejected under the rule {@code ruleId}. */
-    void rejected(String ruleId, String client);
+    void rejected(String ruleId, CounterKeys.Client client);
 }

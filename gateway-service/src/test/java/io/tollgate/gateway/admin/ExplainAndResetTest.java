@@ -20,6 +20,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.tollgate.gateway.support.DirectoryControl;
 import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.rules.domain.ClientDigest;
 
 /**
  * {@code GET /tollgate/explain} and {@code DELETE /tollgate/buckets} on the management interface, against real
@@ -56,7 +57,8 @@ class ExplainAndResetTest {
         assertThat(fresh.getLong("rules[0].policy.limit")).isEqualTo(10);
         assertThat(fresh.getLong("rules[0].policy.burst")).isEqualTo(10);
         assertThat(fresh.getString("rules[0].policy.period")).isEqualTo("1h");
-        assertThat(fresh.getString("rules[0].key")).isEqualTo("rl:ex.key:{" + pro + "}");
+        assertThat(fresh.getString("rules[0].key")).as("the API key as its digest")
+                .isEqualTo("rl:ex.key:{sha256:" + ClientDigest.of(pro) + "}");
         assertThat(fresh.getBoolean("rules[0].stored")).isFalse();
         assertThat(fresh.getLong("rules[0].remaining")).isEqualTo(10);
         assertThat(fresh.getString("rules[1].source")).isEqualTo("rule");

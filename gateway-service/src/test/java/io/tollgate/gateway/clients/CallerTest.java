@@ -42,9 +42,19 @@ class CallerTest {
         assertThat(caller.known()).isFalse();
         assertThat(caller.effective(BY_KEY).source()).isEqualTo(Effective.RULE);
         assertThat(caller.effective(BY_TENANT).limit()).isEqualTo(50);
-        assertThat(caller.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{stranger}");
-        assertThat(caller.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{stranger}");
-        assertThat(caller.tag()).isEqualTo("stranger");
+        assertThat(caller.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{sha256:" + sha256("stranger") + "}");
+        assertThat(caller.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{sha256:" + sha256("stranger") + "}");
+        assertThat(caller.tag()).isEqualTo("sha256:" + sha256("stranger"));
+    }
+
+    @Test
+    void anApiKeyIsDigestedInItsBucketKeyEvenWhileTheDirectoryIsEmpty() {
+        Caller caller = new Directory(new SimpleMeterRegistry()).caller("sk_live_CUSTOMER_SECRET_1");
+        // printf %s sk_live_CUSTOMER_SECRET_1 | sha256sum
+        assertThat(caller.bucketKey(BY_KEY)).isEqualTo(
+                "rl:orders.write:{sha256:ec55d3b93511d9aa888074250efb3de48be4ab46844576740ab64a09de49f374}");
+        assertThat(caller.tag()).isEqualTo("sha256:ec55d3b93511d9aa888074250efb3de48be4ab46844576740ab64a09de49f374");
+        assertThat(caller.client().sha256()).isEqualTo(sha256("sk_live_CUSTOMER_SECRET_1"));
     }
 
     @Test
@@ -60,18 +70,18 @@ class CallerTest {
         assertThat(free.effective(BY_KEY).source()).isEqualTo("plan:free");
         assertThat(free.effective(BY_KEY).burst()).as("a plan's limit without burst: burst = limit").isEqualTo(2);
         assertThat(free.effective(BY_TENANT).source()).as("its own tenant: its plan").isEqualTo("plan:free");
-        assertThat(free.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{free-key}");
+        assertThat(free.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{sha256:" + sha256("free-key") + "}");
 
         Caller acme1 = directory.caller("acme-1");
         assertThat(acme1.effective(BY_KEY).source()).as("no plan of its own: its tenant's").isEqualTo("plan:pro");
         assertThat(acme1.effective(BY_KEY).burst()).isEqualTo(200);
         assertThat(acme1.effective(BY_TENANT).source()).as("the tenant's override").isEqualTo(Effective.OVERRIDE);
         assertThat(acme1.effective(BY_TENANT).period()).isEqualTo(Duration.ofHours(1));
-        assertThat(acme1.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{acme}:acme-1");
+        assertThat(acme1.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{acme}:sha256:" + sha256("acme-1"));
         assertThat(acme1.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{acme}:@");
         assertThat(acme1.tag()).isEqualTo("acme");
         assertThat(directory.caller("acme").bucketKey(BY_TENANT)).as("an unknown key spelled as the tenant's id")
-                .isEqualTo("rl:orders.tenant:{acme}").isNotEqualTo(acme1.bucketKey(BY_TENANT));
+                .isEqualTo("rl:orders.tenant:{sha256:" + sha256("acme") + "}").isNotEqualTo(acme1.bucketKey(BY_TENANT));
 
         Caller acme2 = directory.caller("acme-2");
         assertThat(acme2.effective(BY_KEY).source()).isEqualTo(Effective.OVERRIDE);
@@ -100,6 +110,10 @@ class CallerTest {
         assertThat(a.effective(BY_KEY).source()).isEqualTo(Effective.RULE);
         assertThat(a.effective(BY_TENANT).source()).isEqualTo(Effective.RULE);
         assertThat(a.bucketKey(BY_TENANT)).as("still counted with its tenant").isEqualTo("rl:orders.tenant:{acme}:@");
+    }
+
+    private static String sha256(String key) {
+        return ClientDigest.of(key);
     }
 
     private static DirectoryChanges page(long seq, List<TenantChange> tenants, List<ClientChange> clients) {

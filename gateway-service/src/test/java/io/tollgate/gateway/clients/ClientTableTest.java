@@ -44,7 +44,7 @@ class ClientTableTest {
         assertThat(table.size()).isEqualTo(model.size());
         for (int i = 0; i < 10_000; i++) {
             String key = "k-" + i;
-            Profile found = Digests.find(table, key);
+            Profile found = Digests.find(table, Digests.of(key));
             ClientEntry expected = model.get(key);
             assertThat(found == null ? null : found.entry().plan()).as(key)
                     .isEqualTo(expected == null ? null : expected.plan());
@@ -72,8 +72,8 @@ class ClientTableTest {
         assertThat(built.seq()).isEqualTo(8);
         assertThat(built.clients().size()).isEqualTo(merged.copy().clients().size());
         for (int i = 0; i < 5_000; i++) {
-            Profile a = Digests.find(merged.copy().clients(), "k-" + i);
-            Profile b = Digests.find(built.clients(), "k-" + i);
+            Profile a = Digests.find(merged.copy().clients(), Digests.of("k-" + i));
+            Profile b = Digests.find(built.clients(), Digests.of("k-" + i));
             assertThat(b == null ? null : b.entry()).as("k-" + i).isEqualTo(a == null ? null : a.entry());
         }
     }
@@ -83,9 +83,9 @@ class ClientTableTest {
         DirectoryWriter writer = new DirectoryWriter(DirectoryCopy.EMPTY);
         String d = ClientDigest.of("twice");
         writer.apply(new DirectoryChanges(1, false, List.of(), List.of(new ClientChange(d, FREE), new ClientChange(d, PRO))));
-        assertThat(Digests.find(writer.copy().clients(), "twice").tenant()).isEqualTo("acme");
+        assertThat(Digests.find(writer.copy().clients(), Digests.of("twice")).tenant()).isEqualTo("acme");
         writer.apply(new DirectoryChanges(2, false, List.of(), List.of(new ClientChange(d, PRO), new ClientChange(d, null))));
-        assertThat(Digests.find(writer.copy().clients(), "twice")).isNull();
+        assertThat(Digests.find(writer.copy().clients(), Digests.of("twice"))).isNull();
         assertThat(writer.profiles()).as("no client holds a profile any more").isZero();
     }
 
@@ -120,8 +120,8 @@ class ClientTableTest {
         String unicode = "clé-ü-" + "x".repeat(300); // not ASCII, and longer than the thread's buffer
         writer.apply(new DirectoryChanges(1, false, List.of(), List.of(new ClientChange(ClientDigest.of(unicode), FREE),
                 new ClientChange(ClientDigest.of("ascii"), PRO))));
-        assertThat(Digests.find(writer.copy().clients(), unicode)).isNotNull();
-        assertThat(Digests.find(writer.copy().clients(), "ascii")).isNotNull();
-        assertThat(Digests.find(writer.copy().clients(), "asciI")).isNull();
+        assertThat(Digests.find(writer.copy().clients(), Digests.of(unicode))).isNotNull();
+        assertThat(Digests.find(writer.copy().clients(), Digests.of("ascii"))).isNotNull();
+        assertThat(Digests.find(writer.copy().clients(), Digests.of("asciI"))).isNull();
     }
 }

@@ -17,6 +17,7 @@ import org.awaitility.Awaitility;
 import io.restassured.response.Response;
 import io.tollgate.gateway.support.DirectoryControl;
 import io.tollgate.gateway.support.RedisCli;
+import io.tollgate.rules.domain.ClientDigest;
 
 /**
  * Two clients of one tenant under a rule keyed {@code api_key} (3 an hour each) and one keyed {@code tenant}
@@ -67,9 +68,13 @@ final class TenantBudget {
         // the tenant's 4 are spent by its two clients together; b's own bucket still holds 1
         get(b).then().statusCode(429).body("violated-policies", contains("t.tenant"));
         get(a).then().statusCode(429).body("violated-policies", contains("t.tenant"));
-        assertThat(bucketKeys()).containsExactlyInAnyOrder("rl:t.key:{" + tenant + "}:" + a,
-                "rl:t.key:{" + tenant + "}:" + b, "rl:t.tenant:{" + tenant + "}:@",
-                "rl:t.key:{" + tenant + "}", "rl:t.tenant:{" + tenant + "}"); // the last two: the stranger's
+        // the tenant's clients by their API keys' digests under the tenant's readable hash tag, on one shard
+        assertThat(bucketKeys()).containsExactlyInAnyOrder("rl:t.key:{" + tenant + "}:sha256:" + ClientDigest.of(a),
+                "rl:t.key:{" + tenant + "}:sha256:" + ClientDigest.of(b), "rl:t.tenant:{" + tenant + "}:@");
+        // the stranger's API key is a secret too: its digest is its hash tag, apart from the tenant's
+        assertThat(keys("rl:t.*")).contains("rl:t.key:{sha256:" + ClientDigest.of(tenant) + "}",
+                "rl:t.tenant:{sha256:" + ClientDigest.of(tenant) + "}")
+                .noneMatch(k -> k.contains(a) || k.contains(b));
 
         // the tenant gets a budget that refills at once (its bucket is full, and gone, within milliseconds): b's
         // next request shows what its own bucket held
@@ -93,6 +98,16 @@ final class TenantBudget {
                 .toList();
         assertThat(keys).as("primaries holding the tenant's buckets").hasSize(1);
         return Arrays.asList(keys.get(0).split("\n"));
+    }
+
+    /** Every key matching {@code pattern} on the primaries. */
+    private static List<String> keys(String pattern) {
+        return Arrays.stream(config("test.redis.nodes").split(","))
+                .map(RedisCli::port)
+                .filter(p -> RedisCli.run(p, "ROLE").startsWith("master"))
+                .flatMap(p -> Arrays.stream(RedisCli.run(p, "--scan", "--pattern", pattern).split("\n")))
+                .filter(k -> !k.isEmpty())
+                .toList();
     }
 
     private static long storeCalls() {

@@ -21,6 +21,7 @@ import io.restassured.response.Response;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.RedisCli;
 import io.tollgate.rules.domain.CalendarWindow;
+import io.tollgate.rules.domain.ClientDigest;
 
 /**
  * A monthly quota on the calendar through HTTP on a real Redis: the limit holds for the month, the client is
@@ -49,7 +50,7 @@ class CalendarQuotaTest {
         assertThat(Long.parseLong(rejected.getHeader("RateLimit-Reset"))).isCloseTo(toTheFirst, within(3L));
 
         int port = RedisCli.port(config("test.redis.nodes"));
-        assertThat(RedisCli.run(port, "EXISTS", "rl:quota.monthly:{" + apiKey + "}:" + month.label()))
+        assertThat(RedisCli.run(port, "EXISTS", "rl:quota.monthly:{sha256:" + ClientDigest.of(apiKey) + "}:" + month.label()))
                 .as("the count is kept under the month's key").isEqualTo("1");
         assertThat(operations().get("/tollgate/explain?path=/quota/x&api_key=" + apiKey).jsonPath()
                 .getString("rules[0].key")).endsWith(":" + month.label());

@@ -108,9 +108,13 @@ class SlowStoreTest {
                 .until(() -> metric("tollgate_fallback_overadmitted_total{rule=\"slow.open\"}") == before + 3);
     }
 
-    /** Spends {@code n} of {@code client}'s tokens of {@code rule} directly in Redis, as other gateways would. */
+    /**
+     * Spends {@code n} of {@code client}'s tokens of {@code rule} (its API key's bucket) directly in Redis, as other gateways
+     * would.
+     */
     private void spendInTheStore(String rule, String client, int n) {
-        CheckCall call = CheckCall.of(List.of(CounterKeys.key(rule, client)), List.of(POLICY), 1, OptionalLong.empty());
+        CheckCall call = CheckCall.of(List.of(CounterKeys.key(rule, CounterKeys.secret(client))), List.of(POLICY), 1,
+                OptionalLong.empty());
         List<String> args = new ArrayList<>(List.of("EVAL", CounterScripts.check().text()));
         args.addAll(call.evalArgs());
         for (int i = 0; i < n; i++) {
