@@ -163,7 +163,7 @@ public class ReverseProxy {
         (loop == null ? offLoop : loop.client()).request(options)
                 .compose(out -> {
                     sent[0] = out;
-                    return send(request, out, upstream);
+                    return send(request, out, upstream, watching);
                 })
                 .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching))
                 .onFailure(err -> {
@@ -174,10 +174,11 @@ public class ReverseProxy {
     }
 
     private Future<HttpClientResponse> send(HttpServerRequest request, HttpClientRequest out,
-            Upstreams.Upstream upstream) {
+            Upstreams.Upstream upstream, AnswerWatcher watcher) {
         HopByHop.copy(request.headers(), out.headers());
         out.putHeader(HttpHeaders.HOST, upstream.authority());
         ForwardedHeaders.add(request, out.headers());
+        watcher.request(out.headers());
         if (!hasBody(request)) {
             request.resume();
             out.idleTimeout(idleTimeoutMs);
@@ -245,6 +246,11 @@ public class ReverseProxy {
 
         Once(AnswerWatcher watcher) {
             this.watcher = watcher;
+        }
+
+        @Override
+        public void request(MultiMap headers) {
+            watcher.request(headers);
         }
 
         @Override
