@@ -281,9 +281,9 @@ final class Settlements {
         if ((last == null || now - last >= LOG_EVERY_NANOS) && (last == null
                 ? loggedAt.putIfAbsent(rule.id(), now) == null
                 : loggedAt.replace(rule.id(), last, now))) {
-            LOG.warnf("rule %s: ignored the usage \"%s\" of an answer (%s); its reservation stands. Logged once a"
-                    + " minute per rule; tollgate_settlements_total{outcome=\"invalid\"} counts them all", rule.id(),
-                    value, why);
+            LOG.warnf("rule %s: ignored the usage \"%s\" of an answer (%s); it is charged settle.otherwise (%d)."
+                    + " Logged once a minute per rule; tollgate_settlements_total{outcome=\"invalid\"} counts them"
+                    + " all", rule.id(), value, why, rule.settle().otherwiseOr(rule.cost()));
         }
     }
 
