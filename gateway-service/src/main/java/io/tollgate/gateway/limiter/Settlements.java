@@ -1,6 +1,7 @@
 package io.tollgate.gateway.limiter;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -164,26 +165,23 @@ final class Settlements {
                 RuleDecision d = charged.get(0);
                 Charge charge = charge(d, whole ? meters[0].end() : meters[0].cut(), whole);
                 if (charge != null) {
-                    sent(List.of(d), store.settle(List.of(d.bucket()), List.of(charge.delta())), charge.ground());
+                    sent(d, store.settle(List.of(d.bucket()), List.of(charge.delta())), charge.ground());
                 }
                 return;
             }
-            Charge[] charges = new Charge[meters.length];
+            List<RuleDecision> settling = new ArrayList<>(meters.length);
+            List<Long> deltas = new ArrayList<>(meters.length);
+            List<Ground> grounds = new ArrayList<>(meters.length);
             for (int i = 0; i < meters.length; i++) {
-                charges[i] = charge(charged.get(i), whole ? meters[i].end() : meters[i].cut(), whole);
+                Charge charge = charge(charged.get(i), whole ? meters[i].end() : meters[i].cut(), whole);
+                if (charge != null) {
+                    settling.add(charged.get(i));
+                    deltas.add(charge.delta());
+                    grounds.add(charge.ground());
+                }
             }
-            for (Ground ground : ANSWERED) {
-                List<RuleDecision> settling = new ArrayList<>(charges.length);
-                List<Long> deltas = new ArrayList<>(charges.length);
-                for (int i = 0; i < charges.length; i++) {
-                    if (charges[i] != null && charges[i].ground() == ground) {
-                        settling.add(charged.get(i));
-                        deltas.add(charges[i].delta());
-                    }
-                }
-                if (!settling.isEmpty()) {
-                    settle(settling, deltas, ground);
-                }
+            if (!settling.isEmpty()) {
+                settle(settling, deltas, grounds);
             }
         }
 
@@ -228,8 +226,11 @@ final class Settlements {
         return otherwise == cost ? null : new Charge(otherwise - cost, Ground.OTHERWISE);
     }
 
-    /** Sends {@code deltas} of {@code settling}'s buckets, one call per hash tag (one rule's: {@link Tab#ended}). */
-    private void settle(List<RuleDecision> settling, List<Long> deltas, Ground ground) {
+    /**
+     * Sends {@code deltas} of {@code settling}'s buckets, each on its {@code grounds}, one call per hash tag (one
+     * rule's: {@link Tab#ended}).
+     */
+    private void settle(List<RuleDecision> settling, List<Long> deltas, List<Ground> grounds) {
         boolean[] sent = new boolean[settling.size()];
         for (int i = 0; i < settling.size(); i++) {
             if (sent[i]) {
@@ -239,39 +240,46 @@ final class Settlements {
             List<RuleDecision> group = new ArrayList<>(1);
             List<Bucket> buckets = new ArrayList<>(1);
             List<Long> amounts = new ArrayList<>(1);
+            List<Ground> why = new ArrayList<>(1);
             for (int j = i; j < settling.size(); j++) {
                 if (!sent[j] && settling.get(j).tag().equals(tag)) {
                     sent[j] = true;
                     group.add(settling.get(j));
                     buckets.add(settling.get(j).bucket());
                     amounts.add(deltas.get(j));
+                    why.add(grounds.get(j));
                 }
             }
-            sent(group, store.settle(buckets, amounts), ground);
+            sent(group, store.settle(buckets, amounts), why);
         }
     }
 
-    /** Counts what became of {@code group}'s settlements, all sent in one call on {@code ground}. */
-    private void sent(List<RuleDecision> group, Future<?> call, Ground ground) {
-        switch (ground) {
-            case USAGE -> call.onComplete(done -> {
-                for (RuleDecision d : group) {
-                    count(d.rule(), done.succeeded() ? Outcome.SETTLED : Outcome.FAILED);
+    /** A give-back of what {@code decisions} spent, as {@link #settle(List, List, List)} sends it. */
+    private void settle(List<RuleDecision> decisions, List<Long> deltas, Ground ground) {
+        settle(decisions, deltas, Collections.nCopies(decisions.size(), ground));
+    }
+
+    /** Counts what became of {@code group}'s settlements, all sent in one call, each on its {@code grounds}. */
+    private void sent(List<RuleDecision> group, Future<?> call, List<Ground> grounds) {
+        call.onComplete(done -> {
+            for (int i = 0; i < group.size(); i++) {
+                if (grounds.get(i) == Ground.USAGE) {
+                    count(group.get(i).rule(), done.succeeded() ? Outcome.SETTLED : Outcome.FAILED);
+                } else if (grounds.get(i) == Ground.OTHERWISE && done.failed()) {
+                    // the answer's outcome (absent, invalid, unfinished) is counted already
+                    count(group.get(i).rule(), Outcome.FAILED);
                 }
-                if (done.failed()) {
-                    LOG.debugf("settlement of %s not sent (the reservation stands): %s", group.get(0).tag(),
-                            done.cause().toString());
-                }
-            });
-            case OTHERWISE -> call.onFailure(err -> {
-                // the answer's outcome (absent, invalid, unfinished) is counted already
-                group.forEach(d -> count(d.rule(), Outcome.FAILED));
-                LOG.debugf("charge of settle.otherwise of %s not sent (the reservation stands): %s",
-                        group.get(0).tag(), err.toString());
-            });
-            case GIVE_BACK -> call.onFailure(err -> LOG.debugf("give-back of %s not sent (its tokens come back as it"
-                    + " refills): %s", group.get(0).tag(), err.toString()));
-        }
+            }
+            if (done.failed()) {
+                LOG.debugf("%s of %s not sent: %s", grounds.get(0).failure, group.get(0).tag(),
+                        done.cause().toString());
+            }
+        });
+    }
+
+    /** Sends one rule's charge: {@link #sent(List, Future, List)} for a group of one. */
+    private void sent(RuleDecision d, Future<?> call, Ground ground) {
+        sent(List.of(d), call, List.of(ground));
     }
 
     private void invalid(Rule rule, String value, String why) {
@@ -307,11 +315,18 @@ final class Settlements {
 
     /** Why a settlement is sent: an answer's usage, its rule's {@code settle.otherwise}, or a give-back. */
     private enum Ground {
-        USAGE, OTHERWISE, GIVE_BACK
-    }
 
-    /** The settlements an answer may owe, in the order they are sent. */
-    private static final Ground[] ANSWERED = {Ground.USAGE, Ground.OTHERWISE};
+        USAGE("settlement (the reservation stands)"), OTHERWISE(
+                "charge of settle.otherwise (the reservation stands)"), GIVE_BACK(
+                        "give-back (its tokens come back as the bucket refills)");
+
+        /** What a failed call of this ground left, for the debug log. */
+        final String failure;
+
+        Ground(String failure) {
+            this.failure = failure;
+        }
+    }
 
     /** What an answer owes beyond its reservation, and why. */
     private record Charge(long delta, Ground ground) {

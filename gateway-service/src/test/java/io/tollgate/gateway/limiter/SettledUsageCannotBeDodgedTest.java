@@ -122,6 +122,22 @@ class SettledUsageCannotBeDodgedTest {
     }
 
     @Test
+    void twoRulesOnOneAnswerAreChargedEachOnItsOwnGround() throws Exception {
+        install("[" + rule("llm.tokens", "/**", "api_key", 1, "1h", BURST, "\"cost\":" + COST
+                + ",\"settle\":{\"from\":\"json:/usage/total_tokens\",\"otherwise\":" + OTHERWISE + "}") + ","
+                + rule("llm.header", "/**", "api_key", 1, "1h", BURST, "\"cost\":" + COST
+                        + ",\"settle\":{\"from\":\"header:X-Usage-Tokens\"}")
+                + "]");
+
+        assertThat(get("/usage/header/12", "gzip").statusCode()).isEqualTo(200); // the usage in a header only
+
+        await().atMost(SETTLED).untilAsserted(() -> {
+            assertThat(remaining("llm.tokens")).as("no usage in the body: otherwise").isEqualTo(BURST - OTHERWISE);
+            assertThat(remaining("llm.header")).as("the header's usage").isEqualTo(BURST - 12);
+        });
+    }
+
+    @Test
     void aCodingTheGatewayDoesNotDecodeIsNeitherAskedForNorFreeOfCharge() throws Exception {
         HttpResponse<byte[]> narrowed = get("/coded/gzip/json/10", "br, gzip;q=0.5, zstd");
         assertThat(narrowed.headers().firstValue("X-Seen-Accept-Encoding")).hasValue("gzip;q=0.5");
@@ -163,8 +179,11 @@ class SettledUsageCannotBeDodgedTest {
     }
 
     private void awaitRemaining(long expected) {
-        await().atMost(SETTLED).untilAsserted(() -> assertThat(operations()
-                .get("/tollgate/explain?path=/x&api_key=" + apiKey).jsonPath().getLong("rules[0].remaining"))
-                .isEqualTo(expected));
+        await().atMost(SETTLED).untilAsserted(() -> assertThat(remaining("llm.tokens")).isEqualTo(expected));
+    }
+
+    private long remaining(String ruleId) {
+        return operations().get("/tollgate/explain?path=/x&api_key=" + apiKey).jsonPath()
+                .getLong("rules.find { it.id == '" + ruleId + "' }.remaining");
     }
 }
