@@ -10,7 +10,8 @@ import java.util.zip.Inflater;
  * is not valid in its coding.
  * <p>
  * {@code gzip}: one member after another, each a header ({@link GzipHeader}), raw deflate data and an eight-byte
- * trailer, which is skipped (the client checks the CRC of what it receives). {@code deflate}: the zlib format
+ * trailer, which is skipped (the client checks the CRC of what it receives); bytes after a member that start no
+ * other end the content, as {@link java.util.zip.GZIPInputStream} reads them. {@code deflate}: the zlib format
  * HTTP names, or raw deflate data, as some servers send it, told apart by the zlib header's check bits.
  */
 final class Inflating implements ByteScanner {
@@ -35,6 +36,8 @@ final class Inflating implements ByteScanner {
     /** {@code deflate}: the zlib header's first byte while its second has not come, else -1. */
     private int firstByte = -1;
     private int trailerLeft;
+    /** {@code gzip}: members read to their end. */
+    private int members;
     private Inflater inflater;
     private long decoded;
     private Usage failure;
@@ -87,7 +90,9 @@ final class Inflating implements ByteScanner {
             header = new GzipHeader();
         }
         int at = header.read(bytes, from, to);
-        if (header.bad()) {
+        if (header.bad() && members > 0) {
+            state = FINISHED;
+        } else if (header.bad()) {
             fail("not " + coding + ": no gzip header");
         } else if (header.done()) {
             header = null;
@@ -161,6 +166,7 @@ final class Inflating implements ByteScanner {
         int skipped = Math.min(trailerLeft, to - from);
         trailerLeft -= skipped;
         if (trailerLeft == 0) {
+            members++;
             state = HEADER;
         }
         return from + skipped;

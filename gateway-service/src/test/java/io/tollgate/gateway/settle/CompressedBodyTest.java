@@ -42,6 +42,9 @@ class CompressedBodyTest {
         System.arraycopy(member, 0, body, 0, member.length);
         System.arraycopy(second, 0, body, member.length, second.length);
         assertThat(Feed.read(METERS, json("gzip"), body)).isEqualTo(new Usage.Used(40000));
+        byte[] padded = java.util.Arrays.copyOf(body, body.length + 16);
+        assertThat(Feed.read(METERS, json("gzip"), padded)).as("zeros after the last member end the content")
+                .isEqualTo(new Usage.Used(40000));
     }
 
     @Test
