@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 
 import io.tollgate.e2e.support.Fleet;
 import io.tollgate.e2e.support.Rules;
-import io.tollgate.e2e.support.SharedStack;
 import io.tollgate.e2e.support.Stack;
 
 /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -53,6 +54,14 @@ public interface GatewayConfig {
          */
         @WithDefault("1000000000")
         long maxUsage();
+
+        /**
+         * The most bytes a compressed answer ({@code gzip}, {@code deflate}) is decompressed to while its usage is
+         * read; past them it is read no further and charged {@code settle.otherwise}, so an answer that inflates to
+         * gigabytes (a zip bomb) costs the gateway no more than this.
+         */
+        @WithDefault("64M")
+        MemorySize maxDecodedSize();
     }
 
     /** Proxying and request reading. */

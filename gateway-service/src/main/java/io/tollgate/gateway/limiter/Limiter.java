@@ -70,7 +70,8 @@ public class Limiter {
         this.failure = new FailurePolicy(live, System::nanoTime);
         this.metrics = metrics;
         this.rejectedClients = rejectedClients;
-        this.settlements = new Settlements(this.store, config.settle().maxUsage(), registry);
+        this.settlements = new Settlements(this.store, config.settle().maxUsage(),
+                config.settle().maxDecodedSize().asLongValue(), registry);
         if (config.leases().enabled()) {
             this.leases = new Leases(this.store, System::nanoTime, live::count, registry);
             vertx.setPeriodic(SWEEP_MS, t -> leases.sweep());

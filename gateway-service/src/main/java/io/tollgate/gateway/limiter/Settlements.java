@@ -1,6 +1,7 @@
 package io.tollgate.gateway.limiter;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +12,6 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.counter.Algorithm;
-import io.tollgate.counter.Decision;
 import io.tollgate.gateway.settle.Usage;
 import io.tollgate.gateway.settle.UsageMeter;
 import io.tollgate.gateway.settle.UsageMeters;
@@ -28,11 +28,13 @@ import io.vertx.core.buffer.Buffer;
  * <p>
  * A settlement is the difference between what the answer says it used and the cost the check spent (the
  * reservation): spent too when positive, whatever the bucket holds (it may go into debt), given back when
- * negative. It is sent only for an answer that reached the client whole and carried a usage; otherwise the
- * reservation stands (a client that went away, a backend that failed, an answer without usage: nothing is lost,
- * nothing charged twice). A usage that is not a whole number from 0 to {@code tollgate.settle.max-usage} is
- * ignored, counted and logged at most once a minute per rule. The settlements of one hash tag go as one call of
- * the check script, which the store carries with the event loop's other checks.
+ * negative. An answer whose usage never comes (its client went away or it broke off before the usage, the usage is
+ * missing, not a whole number from 0 to {@code tollgate.settle.max-usage}, or in a body the gateway cannot decode)
+ * is charged the rule's {@code settle.otherwise} instead, by default the reservation, which then stands: a client
+ * gains nothing by abandoning a stream or hiding its usage. A request that got no answer at all (the backend
+ * unreachable or silent) keeps its reservation. A usage that is not valid is counted and logged at most once a
+ * minute per rule. The settlements of one hash tag go as one call of the check script, which the store carries
+ * with the event loop's other checks.
  * <p>
  * A lease is given back when the exchange ends, however it ends, and at once for a request that is not forwarded
  * after all (another client's rule rejected it): a settlement of -1 of its key, which the script runs as
@@ -45,14 +47,16 @@ final class Settlements {
 
     private final GuardedStore store;
     private final long maxUsage;
+    private final long maxDecodedBytes;
     private final MeterRegistry registry;
     private final ConcurrentHashMap<String, Counter[]> counters = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Long> loggedAt = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Settle, Supplier<UsageMeter>> meters = new ConcurrentHashMap<>();
 
-    Settlements(GuardedStore store, long maxUsage, MeterRegistry registry) {
+    Settlements(GuardedStore store, long maxUsage, long maxDecodedBytes, MeterRegistry registry) {
         this.store = store;
         this.maxUsage = maxUsage;
+        this.maxDecodedBytes = maxDecodedBytes;
         this.registry = registry;
     }
 
@@ -93,13 +97,13 @@ final class Settlements {
             }
         }
         if (spent != null) {
-            settle(spent, deltas, false);
+            settle(spent, deltas, Ground.GIVE_BACK);
         }
     }
 
     /** A fresh meter of what {@code settle} names, for one answer (the pointer is prepared once per rule). */
     private UsageMeter meter(Settle settle) {
-        return meters.computeIfAbsent(settle, UsageMeters::of).get();
+        return meters.computeIfAbsent(settle, s -> UsageMeters.of(s, maxDecodedBytes)).get();
     }
 
     /** One request's settlements and leases; its methods run on the request's event loop. */
@@ -108,6 +112,7 @@ final class Settlements {
         private final List<RuleDecision> charged;
         private final UsageMeter[] meters;
         private final List<RuleDecision> leased;
+        private boolean answered;
         private boolean closed;
 
         private Tab(List<RuleDecision> charged, List<RuleDecision> leased) {
@@ -120,7 +125,15 @@ final class Settlements {
         }
 
         @Override
+        public void request(MultiMap headers) {
+            for (UsageMeter meter : meters) {
+                meter.request(headers);
+            }
+        }
+
+        @Override
         public void head(int status, MultiMap headers) {
+            answered = true;
             for (UsageMeter meter : meters) {
                 meter.head(status, headers);
             }
@@ -143,28 +156,32 @@ final class Settlements {
             if (charged.isEmpty()) {
                 return;
             }
-            if (!whole) {
+            if (!answered) {
+                // the backend was unreachable or silent: no answer used anything, and the reservation stands
                 charged.forEach(d -> count(d.rule(), Outcome.UNFINISHED));
                 return;
             }
             if (meters.length == 1) { // the common case: one rule settles, no lists to build
-                Long delta = delta(charged.get(0), meters[0].end());
-                if (delta != null) {
-                    sent(charged, store.settle(List.of(charged.get(0).bucket()), List.of(delta)));
+                RuleDecision d = charged.get(0);
+                Charge charge = charge(d, whole ? meters[0].end() : meters[0].cut(), whole);
+                if (charge != null) {
+                    sent(d, store.settle(List.of(d.bucket()), List.of(charge.delta())), charge.ground());
                 }
                 return;
             }
-            List<RuleDecision> settling = new ArrayList<>(charged.size());
-            List<Long> deltas = new ArrayList<>(charged.size());
+            List<RuleDecision> settling = new ArrayList<>(meters.length);
+            List<Long> deltas = new ArrayList<>(meters.length);
+            List<Ground> grounds = new ArrayList<>(meters.length);
             for (int i = 0; i < meters.length; i++) {
-                Long delta = delta(charged.get(i), meters[i].end());
-                if (delta != null) {
+                Charge charge = charge(charged.get(i), whole ? meters[i].end() : meters[i].cut(), whole);
+                if (charge != null) {
                     settling.add(charged.get(i));
-                    deltas.add(delta);
+                    deltas.add(charge.delta());
+                    grounds.add(charge.ground());
                 }
             }
             if (!settling.isEmpty()) {
-                settle(settling, deltas, true);
+                settle(settling, deltas, grounds);
             }
         }
 
@@ -185,31 +202,35 @@ final class Settlements {
     }
 
     /**
-     * What {@code d}'s answer owes beyond the cost its check spent, by {@code usage}: null when there is nothing to
-     * send (the reservation was exact, or stands), each outcome counted.
+     * What {@code d}'s answer owes beyond the cost its check spent: by {@code usage} when it is one, else the
+     * rule's {@code settle.otherwise}; null when there is nothing to send (the charge is the reservation). Each
+     * outcome counted; {@code whole}: the answer reached the client whole.
      */
-    private Long delta(RuleDecision d, Usage usage) {
+    private Charge charge(RuleDecision d, Usage usage, boolean whole) {
         long cost = d.bucket().policy().cost();
-        if (usage instanceof Usage.Used used && used.units() == cost) {
-            count(d.rule(), Outcome.SETTLED); // the reservation was exact: nothing to send
-        } else if (usage instanceof Usage.Used used && used.units() <= maxUsage) {
-            return used.units() - cost;
-        } else if (usage instanceof Usage.Used used) {
+        if (usage instanceof Usage.Used used && used.units() <= maxUsage) {
+            if (used.units() == cost) {
+                count(d.rule(), Outcome.SETTLED); // the reservation was exact: nothing to send
+                return null;
+            }
+            return new Charge(used.units() - cost, Ground.USAGE);
+        }
+        if (usage instanceof Usage.Used used) {
             invalid(d.rule(), Long.toString(used.units()), "above tollgate.settle.max-usage (" + maxUsage + ")");
         } else if (usage instanceof Usage.Invalid bad) {
             invalid(d.rule(), bad.value(), bad.why());
         } else {
-            count(d.rule(), Outcome.ABSENT);
+            count(d.rule(), whole ? Outcome.ABSENT : Outcome.UNFINISHED);
         }
-        return null;
+        long otherwise = d.rule().settle().otherwiseOr(cost);
+        return otherwise == cost ? null : new Charge(otherwise - cost, Ground.OTHERWISE);
     }
 
     /**
-     * Sends {@code deltas} of {@code settling}'s buckets, one call per hash tag (one rule's settlement:
-     * {@link Tab#ended}); {@code counted}: as settlements of answers' usage ({@code tollgate_settlements_total}),
-     * else as give-backs.
+     * Sends {@code deltas} of {@code settling}'s buckets, each on its {@code grounds}, one call per hash tag (one
+     * rule's: {@link Tab#ended}).
      */
-    private void settle(List<RuleDecision> settling, List<Long> deltas, boolean counted) {
+    private void settle(List<RuleDecision> settling, List<Long> deltas, List<Ground> grounds) {
         boolean[] sent = new boolean[settling.size()];
         for (int i = 0; i < settling.size(); i++) {
             if (sent[i]) {
@@ -219,35 +240,46 @@ final class Settlements {
             List<RuleDecision> group = new ArrayList<>(1);
             List<Bucket> buckets = new ArrayList<>(1);
             List<Long> amounts = new ArrayList<>(1);
+            List<Ground> why = new ArrayList<>(1);
             for (int j = i; j < settling.size(); j++) {
                 if (!sent[j] && settling.get(j).tag().equals(tag)) {
                     sent[j] = true;
                     group.add(settling.get(j));
                     buckets.add(settling.get(j).bucket());
                     amounts.add(deltas.get(j));
+                    why.add(grounds.get(j));
                 }
             }
-            Future<List<Decision>> call = store.settle(buckets, amounts);
-            if (counted) {
-                sent(group, call);
-            } else {
-                call.onFailure(err -> LOG.debugf("give-back of %s not sent (its tokens come back as it refills): %s",
-                        tag, err.toString()));
-            }
+            sent(group, store.settle(buckets, amounts), why);
         }
     }
 
-    /** Counts what became of {@code group}'s settlements, all sent in one call. */
-    private void sent(List<RuleDecision> group, Future<?> call) {
+    /** A give-back of what {@code decisions} spent, as {@link #settle(List, List, List)} sends it. */
+    private void settle(List<RuleDecision> decisions, List<Long> deltas, Ground ground) {
+        settle(decisions, deltas, Collections.nCopies(decisions.size(), ground));
+    }
+
+    /** Counts what became of {@code group}'s settlements, all sent in one call, each on its {@code grounds}. */
+    private void sent(List<RuleDecision> group, Future<?> call, List<Ground> grounds) {
         call.onComplete(done -> {
-            for (RuleDecision d : group) {
-                count(d.rule(), done.succeeded() ? Outcome.SETTLED : Outcome.FAILED);
+            for (int i = 0; i < group.size(); i++) {
+                if (grounds.get(i) == Ground.USAGE) {
+                    count(group.get(i).rule(), done.succeeded() ? Outcome.SETTLED : Outcome.FAILED);
+                } else if (grounds.get(i) == Ground.OTHERWISE && done.failed()) {
+                    // the answer's outcome (absent, invalid, unfinished) is counted already
+                    count(group.get(i).rule(), Outcome.FAILED);
+                }
             }
             if (done.failed()) {
-                LOG.debugf("settlement of %s not sent (the reservation stands): %s", group.get(0).tag(),
+                LOG.debugf("%s of %s not sent: %s", grounds.get(0).failure, group.get(0).tag(),
                         done.cause().toString());
             }
         });
+    }
+
+    /** Sends one rule's charge: {@link #sent(List, Future, List)} for a group of one. */
+    private void sent(RuleDecision d, Future<?> call, Ground ground) {
+        sent(List.of(d), call, List.of(ground));
     }
 
     private void invalid(Rule rule, String value, String why) {
@@ -257,9 +289,9 @@ final class Settlements {
         if ((last == null || now - last >= LOG_EVERY_NANOS) && (last == null
                 ? loggedAt.putIfAbsent(rule.id(), now) == null
                 : loggedAt.replace(rule.id(), last, now))) {
-            LOG.warnf("rule %s: ignored the usage \"%s\" of an answer (%s); its reservation stands. Logged once a"
-                    + " minute per rule; tollgate_settlements_total{outcome=\"invalid\"} counts them all", rule.id(),
-                    value, why);
+            LOG.warnf("rule %s: ignored the usage \"%s\" of an answer (%s); it is charged settle.otherwise (%d)."
+                    + " Logged once a minute per rule; tollgate_settlements_total{outcome=\"invalid\"} counts them"
+                    + " all", rule.id(), value, why, rule.settle().otherwiseOr(rule.cost()));
         }
     }
 
@@ -270,15 +302,34 @@ final class Settlements {
         if (counter == null) {
             // registration is idempotent: a racing one gets the same counter
             counter = Counter.builder("tollgate.settlements")
-                    .description("answers of rules with settle, by what became of their usage: settled, absent (the"
-                            + " reservation stands), invalid, unfinished (the answer did not reach the client whole),"
-                            + " failed (the store did not take it)")
+                    .description("answers of rules with settle, by what became of their usage: settled, absent,"
+                            + " invalid, unfinished (the answer did not reach the client whole; those three are charged"
+                            + " settle.otherwise), failed (the store did not take it)")
                     .tag("rule", rule.id())
                     .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
                     .register(registry);
             byOutcome[outcome.ordinal()] = counter;
         }
         counter.increment();
+    }
+
+    /** Why a settlement is sent: an answer's usage, its rule's {@code settle.otherwise}, or a give-back. */
+    private enum Ground {
+
+        USAGE("settlement (the reservation stands)"), OTHERWISE(
+                "charge of settle.otherwise (the reservation stands)"), GIVE_BACK(
+                        "give-back (its tokens come back as the bucket refills)");
+
+        /** What a failed call of this ground left, for the debug log. */
+        final String failure;
+
+        Ground(String failure) {
+            this.failure = failure;
+        }
+    }
+
+    /** What an answer owes beyond its reservation, and why. */
+    private record Charge(long delta, Ground ground) {
     }
 
     /** What became of an answer's usage: the {@code outcome} label. */

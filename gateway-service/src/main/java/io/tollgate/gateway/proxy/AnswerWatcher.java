@@ -14,6 +14,13 @@ public interface AnswerWatcher {
     AnswerWatcher NONE = new AnswerWatcher() {
     };
 
+    /**
+     * The request's headers as they go to the upstream, before it is sent: a watcher may narrow what the request
+     * asks for (the codings a meter of its answer decodes).
+     */
+    default void request(MultiMap headers) {
+    }
+
     /** The answer's head, before any of its body. */
     default void head(int status, MultiMap headers) {
     }

@@ -167,7 +167,7 @@ public class ReverseProxy {
         (loop == null ? offLoop : loop.client()).request(options)
                 .compose(out -> {
                     sent[0] = out;
-                    return send(request, out, upstream);
+                    return send(request, out, upstream, watching);
                 })
                 .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching))
                 .onFailure(err -> {
@@ -178,11 +178,12 @@ public class ReverseProxy {
     }
 
     private Future<HttpClientResponse> send(HttpServerRequest request, HttpClientRequest out,
-            Upstreams.Upstream upstream) {
+            Upstreams.Upstream upstream, AnswerWatcher watcher) {
         HopByHop.copy(request.headers(), out.headers());
         out.putHeader(HttpHeaders.HOST, upstream.authority());
         SocketAddress peer = request.remoteAddress();
         ForwardedHeaders.add(request, out.headers(), peer != null && clientAddress.isTrusted(peer.hostAddress()));
+        watcher.request(out.headers());
         if (!hasBody(request)) {
             request.resume();
             out.idleTimeout(idleTimeoutMs);
@@ -250,6 +251,11 @@ public class ReverseProxy {
 
         Once(AnswerWatcher watcher) {
             this.watcher = watcher;
+        }
+
+        @Override
+        public void request(MultiMap headers) {
+            watcher.request(headers);
         }
 
         @Override

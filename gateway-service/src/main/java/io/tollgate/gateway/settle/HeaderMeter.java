@@ -33,4 +33,10 @@ final class HeaderMeter implements UsageMeter {
     public Usage end() {
         return usage;
     }
+
+    /** The header came with the head: what it says stands however the body ends. */
+    @Override
+    public Usage cut() {
+        return usage;
+    }
 }

@@ -1,13 +1,15 @@
 package io.tollgate.gateway.settle;
 
+import java.util.List;
+
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 
 /**
  * The whole number at a JSON pointer: in the body read as one JSON document, or, for a {@code text/event-stream}
- * answer, in the last event that has it. A body with a {@code Content-Encoding} other than {@code identity} is not
- * read: its bytes as relayed are compressed, so it has no usage.
+ * answer, in the last event that has it. A compressed body ({@code gzip}, {@code deflate}) is read as it is
+ * decompressed, up to a bound; one in another coding has no usage ({@link ContentCodings}).
  */
 final class JsonMeter implements UsageMeter {
 
@@ -18,23 +20,28 @@ final class JsonMeter implements UsageMeter {
     private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[8192]);
 
     private final JsonPointer pointer;
+    private final long maxDecodedBytes;
     /** What reads the body, chosen by the head; null while there is none to read. */
     private ByteScanner scanner;
 
-    JsonMeter(JsonPointer pointer) {
+    JsonMeter(JsonPointer pointer, long maxDecodedBytes) {
         this.pointer = pointer;
+        this.maxDecodedBytes = maxDecodedBytes;
+    }
+
+    @Override
+    public void request(MultiMap headers) {
+        ContentCodings.narrow(headers);
     }
 
     @Override
     public void head(int status, MultiMap headers) {
-        String encoding = headers.get(HttpHeaders.CONTENT_ENCODING);
-        if (encoding != null && !encoding.isBlank() && !encoding.strip().equalsIgnoreCase("identity")) {
-            scanner = null;
-        } else if (isEventStream(headers.get(HttpHeaders.CONTENT_TYPE))) {
-            scanner = new EventStreamScanner(new JsonScanner(pointer));
-        } else {
-            scanner = new JsonScanner(pointer);
-        }
+        ByteScanner content = isEventStream(headers.get(HttpHeaders.CONTENT_TYPE))
+                ? new EventStreamScanner(new JsonScanner(pointer))
+                : new JsonScanner(pointer);
+        List<String> encodings = headers.getAll(HttpHeaders.CONTENT_ENCODING);
+        scanner = ContentCodings.reader(encodings.isEmpty() ? null : String.join(",", encodings), content,
+                maxDecodedBytes);
     }
 
     @Override
@@ -53,6 +60,15 @@ final class JsonMeter implements UsageMeter {
     @Override
     public Usage end() {
         return scanner == null ? Usage.ABSENT : scanner.end();
+    }
+
+    /** The last event of a stream may not have come yet: a stream cut short has no usage. */
+    @Override
+    public Usage cut() {
+        if (scanner != null) {
+            scanner.close();
+        }
+        return Usage.ABSENT;
     }
 
     /** Whether the media type, parameters aside, is {@code text/event-stream}, in any case. */

@@ -9,12 +9,27 @@ import io.vertx.core.buffer.Buffer;
  */
 public interface UsageMeter {
 
+    /**
+     * The request's headers as they go to the upstream, before any answer: a meter that reads the body leaves in
+     * {@code Accept-Encoding} only the codings it decodes.
+     */
+    default void request(MultiMap headers) {
+    }
+
     /** The answer's head, before any body. */
     void head(int status, MultiMap headers);
 
     /** Each piece of the body as relayed, in order. The meter reads it and keeps no reference to it. */
     void body(Buffer chunk);
 
-    /** The body ended whole: what it used. An answer cut short has no usage to read: its meter is dropped. */
+    /** The body ended whole: what it used. */
     Usage end();
+
+    /**
+     * The answer broke off, or its client went away: what it is known to have used all the same (a header's usage,
+     * read with the head), else {@link Usage#ABSENT}. The meter is done with.
+     */
+    default Usage cut() {
+        return Usage.ABSENT;
+    }
 }

@@ -34,7 +34,11 @@ final class Feed {
      * byte by byte, cut in two at every place (short bodies) and cut in random pieces.
      */
     static Usage read(Supplier<UsageMeter> meters, MultiMap headers, String body) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return read(meters, headers, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** As {@link #read(Supplier, MultiMap, String)}, for a body of any bytes (a compressed one). */
+    static Usage read(Supplier<UsageMeter> meters, MultiMap headers, byte[] bytes) {
         Usage whole = read(meters.get(), headers, bytes, new int[0]);
         List<int[]> cutsList = new ArrayList<>();
         int[] everyByte = new int[Math.max(0, bytes.length - 1)];

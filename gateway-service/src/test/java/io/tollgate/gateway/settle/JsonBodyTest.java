@@ -163,9 +163,10 @@ class JsonBodyTest {
     }
 
     @Test
-    void aCompressedBodyIsNotRead() {
+    void aBodyInACodingTheGatewayDoesNotDecodeHasNoUsage() {
         Supplier<UsageMeter> meters = () -> UsageMeters.json("/u");
-        assertThat(Feed.read(meters, Feed.headers("Content-Encoding", "gzip"), "{\"u\": 5}")).isEqualTo(ABSENT);
+        assertThat(Feed.read(meters, Feed.headers("Content-Encoding", "br"), "{\"u\": 5}"))
+                .isInstanceOf(Usage.Invalid.class);
         assertThat(Feed.read(meters, Feed.headers("Content-Encoding", "identity"), "{\"u\": 5}"))
                 .isEqualTo(used(5));
     }

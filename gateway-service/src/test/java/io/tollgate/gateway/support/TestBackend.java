@@ -28,8 +28,8 @@ import io.vertx.core.json.JsonObject;
  * Answers that say what they used: {@code /usage/header/<v>} in the header {@code X-Usage-Tokens: <v>},
  * {@code /usage/json/<v>} at {@code /usage/total_tokens} of a JSON body, {@code /usage/sse/<v>} in the last
  * event but one of a {@code text/event-stream} answer (then {@code data: [DONE]}); {@code <v>} is sent as it is
- * (nonsense included). {@code /hold} answers only when {@code /__release} is called; {@code /__held} says how many
- * wait.
+ * (nonsense included); compressed ones under {@code /coded/} ({@link CompressedAnswers}). {@code /hold} answers
+ * only when {@code /__release} is called; {@code /__held} says how many wait.
  * Counted for the tests of broken streams: uploads whose first bytes arrived ({@code uploadsStarted}),
  * uploads that broke off before their end ({@code uploadsBroken}) and downloads whose reader went away
  * before their end ({@code downloadsBroken}, and their URIs: {@code brokenDownloads}).
@@ -108,6 +108,10 @@ public final class TestBackend implements AutoCloseable {
         }
         if (path.startsWith("/usage/")) {
             usage(request.response(), path.substring("/usage/".length()));
+            return;
+        }
+        if (path.startsWith("/coded/")) {
+            CompressedAnswers.answer(request, path.substring("/coded/".length()));
             return;
         }
         if (path.equals("/slow")) {

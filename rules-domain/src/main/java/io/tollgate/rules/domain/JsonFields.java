@@ -73,9 +73,14 @@ final class JsonFields {
     }
 
     Long whole(JsonNode node, String field) {
+        return whole(node, field, field);
+    }
+
+    /** A whole number at {@code field} of {@code node}, reported as {@code path} when it is not one. */
+    Long whole(JsonNode node, String field, String path) {
         JsonNode v = present(node, field);
         if (v != null && (!v.isIntegralNumber() || !v.canConvertToLong())) {
-            reject(field, Values.show(v), "must be a whole number");
+            reject(path, Values.show(v), "must be a whole number");
             return null;
         }
         return v == null ? null : v.longValue();

@@ -21,7 +21,7 @@ final class RuleReader {
     private static final Set<String> FIELDS = Set.of("id", "description", "match", "key", "algorithm", "limit",
             "period", "burst", "cost", "unit", "calendar", "settle", "lease", "failure_mode", "shadow", "enabled",
             "missing_key", "plans");
-    private static final Set<String> SETTLE_FIELDS = Set.of("from");
+    private static final Set<String> SETTLE_FIELDS = Set.of("from", "otherwise");
     private static final Set<String> MATCH_FIELDS = Set.of("methods", "path");
 
     private RuleReader() {
@@ -107,7 +107,8 @@ final class RuleReader {
         }
         in.rejectUnknown(node, SETTLE_FIELDS, "settle.");
         String from = in.text(node, "from", "settle.from");
-        return in.reported("settle.from") ? null : new Settle(from);
+        Long otherwise = in.whole(node, "otherwise", "settle.otherwise");
+        return in.reported("settle.from") ? null : new Settle(from, otherwise);
     }
 
     private static RuleMatch match(JsonNode node, JsonFields in) {

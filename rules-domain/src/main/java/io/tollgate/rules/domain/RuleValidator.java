@@ -135,14 +135,18 @@ public final class RuleValidator {
         return errors;
     }
 
-    /** A {@code settle} must name where the usage is read. */
+    /** A {@code settle} must name where the usage is read, and charge a whole number when it never comes. */
     static List<FieldError> charged(Rule rule) {
         if (rule.settle() == null) {
             return List.of();
         }
-        return Settle.problem(rule.settle().from())
-                .map(why -> List.of(new FieldError("settle.from", rule.settle().from(), why)))
-                .orElse(List.of());
+        List<FieldError> errors = new ArrayList<>(1);
+        Settle.problem(rule.settle().from())
+                .ifPresent(why -> errors.add(new FieldError("settle.from", rule.settle().from(), why)));
+        Long otherwise = rule.settle().otherwise();
+        Settle.problem(otherwise)
+                .ifPresent(why -> errors.add(new FieldError("settle.otherwise", String.valueOf(otherwise), why)));
+        return errors;
     }
 
     /**

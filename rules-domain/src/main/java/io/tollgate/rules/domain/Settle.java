@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * Where a rule reads what a request really used, once its answer has ended (docs/rules.md, "settle"): the
@@ -14,8 +15,17 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  * {@code header:<Name>} (a response header holding a whole number), {@code json:<pointer>} (an RFC 6901
  * JSON pointer into the response body; for {@code text/event-stream}, into the last {@code data:} event that
  * has it), or {@code response_bytes} (the size of the response body)
+ * @param otherwise
+ * the units charged when the usage never comes (an answer the client abandons, a missing or malformed usage, a
+ * body the gateway cannot decode), from 0 to {@link Rule#MAX_COST}; {@code null} (left out of the wire form):
+ * the reservation, the rule's {@code cost}
  */
-public record Settle(String from) {
+public record Settle(String from, @JsonInclude(JsonInclude.Include.NON_NULL) Long otherwise) {
+
+    /** A settle read from {@code from}, charging the reservation when the usage never comes. */
+    public Settle(String from) {
+        this(from, null);
+    }
 
     /** What {@code from} names. */
     public enum Source {
@@ -47,6 +57,20 @@ public record Settle(String from) {
             case JSON -> from.substring(JSON.length());
             case RESPONSE_BYTES -> "";
         };
+    }
+
+    /** What an answer whose usage never comes is charged: {@link #otherwise}, else the reservation {@code cost}. */
+    @JsonIgnore
+    public long otherwiseOr(long cost) {
+        return otherwise == null ? cost : otherwise;
+    }
+
+    /** Why {@code otherwise} is not a charge, or empty when it is one (or left out). */
+    public static Optional<String> problem(Long otherwise) {
+        if (otherwise != null && (otherwise < 0 || otherwise > Rule.MAX_COST)) {
+            return Optional.of("must be a whole number from 0 to " + Rule.MAX_COST);
+        }
+        return Optional.empty();
     }
 
     /** Why {@code from} names no source of usage, or empty when it names one. */

@@ -78,6 +78,39 @@ class CostTest {
     }
 
     @Test
+    void aSettleOtherwiseIsReadWrittenAndChargedWhenTheUsageNeverComes() {
+        Rule rule = codec.parseRule("""
+                {"id": "llm.tokens", "key": "api_key", "limit": 100000, "period": "1m", "cost": 500,
+                 "unit": "tokens", "settle": {"from": "json:/usage/total_tokens", "otherwise": 4096}}""");
+        assertThat(rule.settle().otherwise()).isEqualTo(4096);
+        assertThat(rule.settle().otherwiseOr(rule.cost())).isEqualTo(4096);
+        assertThat(codec.write(rule))
+                .contains("\"settle\":{\"from\":\"json:/usage/total_tokens\",\"otherwise\":4096}");
+        assertThat(codec.parseRule(codec.write(rule))).isEqualTo(rule);
+        assertThat(new Settle("response_bytes").otherwiseOr(500)).as("left out: the reservation").isEqualTo(500);
+        assertThat(codec.write(codec.parseRule("""
+                {"id": "r", "key": "ip", "limit": 1, "period": "1s", "settle": {"from": "response_bytes"}}""")))
+                .as("left out of the wire form when not given").doesNotContain("otherwise");
+        assertThat(codec.parseRule("""
+                {"id": "r", "key": "ip", "limit": 1, "period": "1s", "settle": {"from": "response_bytes",
+                 "otherwise": 0}}""").settle().otherwiseOr(1)).as("0 is a charge: nothing").isZero();
+    }
+
+    @Test
+    void aSettleOtherwiseThatIsNoWholeNumberFromZeroIsRefusedNamingTheFieldAndTheValue() {
+        for (String bad : new String[]{"-1", "1.5", "\"4096\"", "true", "1000000001"}) {
+            assertThatThrownBy(() -> codec.parseRule("""
+                    {"id": "llm", "key": "api_key", "limit": 10, "period": "1s",
+                     "settle": {"from": "header:X", "otherwise": %s}}""".formatted(bad)))
+                    .as(bad)
+                    .isInstanceOfSatisfying(RuleValidationException.class, e -> {
+                        assertThat(e.errors()).extracting(FieldError::field).containsExactly("settle.otherwise");
+                        assertThat(e.errors().get(0).value()).contains(bad.replace("\"", ""));
+                    });
+        }
+    }
+
+    @Test
     void theDefaultCostIsOneAndLeftOutOfTheWireForm() {
         Rule rule = codec.parseRule("{\"id\": \"plain\", \"key\": \"ip\", \"limit\": 10, \"period\": \"1s\"}");
         assertThat(rule.cost()).isEqualTo(1);

@@ -8,6 +8,7 @@ import static io.tollgate.rules.Api.rule;
 import static io.tollgate.rules.Api.version;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -73,6 +74,23 @@ public class RulesApiTest {
                 .body("status", is(409));
         assertThat(version()).as("a rejected write does not move the version").isEqualTo(before + 1);
         given().get("/api/v1/rules/" + id).then().body("limit", is(5));
+    }
+
+    @Test
+    void aSettleWithOtherwiseIsStoredAndReturnedAsWritten() {
+        String id = id("settle");
+        String rule = """
+                {"id": "%s", "key": "api_key", "limit": 100000, "period": "1m", "cost": 500, "unit": "tokens",
+                 "settle": {"from": "json:/usage/total_tokens", "otherwise": 8192}}""".formatted(id);
+
+        as(ADMIN).body(rule).post("/api/v1/rules").then().statusCode(201)
+                .body("settle.from", is("json:/usage/total_tokens"))
+                .body("settle.otherwise", is(8192));
+        given().get("/api/v1/rules/" + id).then().statusCode(200)
+                .body("settle.otherwise", is(8192));
+        as(ADMIN).body(rule.replace("8192", "-5")).put("/api/v1/rules/" + id).then().statusCode(400)
+                .body("errors.field", contains("settle.otherwise"))
+                .body("errors[0].value", is("-5"));
     }
 
     @Test
