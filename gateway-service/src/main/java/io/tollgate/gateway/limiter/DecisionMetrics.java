@@ -14,7 +14,7 @@ import io.tollgate.rules.domain.Rule;
  * read; each (rule, outcome) counter is registered on its first decision.
  */
 @ApplicationScoped
-class DecisionMetrics {
+public class DecisionMetrics {
 
     private static final Outcome[] OUTCOMES = Outcome.values();
 
@@ -26,7 +26,21 @@ class DecisionMetrics {
         this.registry = registry;
     }
 
+    /**
+     * The rule of the start-up warm-up's own requests (the warm-up's {@code WarmupGate}): traffic no user sent,
+     * counted by {@code tollgate_warmup_requests_total}, never in the user's decisions, top or alerts.
+     */
+    public static final String WARMUP_RULE = "tollgate.warmup";
+
+    /** Whether decisions of {@code rule} are the user's to see: all but the warm-up's. */
+    static boolean counted(Rule rule) {
+        return !rule.id().equals(WARMUP_RULE);
+    }
+
     void count(RuleDecision decision) {
+        if (!counted(decision.rule())) {
+            return;
+        }
         String rule = decision.rule().id();
         Outcome outcome = decision.outcome();
         AtomicReferenceArray<Counter> counters = byRule.computeIfAbsent(rule,
@@ -48,6 +62,9 @@ class DecisionMetrics {
      * answering late, rejected under {@code rule}.
      */
     void overadmitted(Rule rule) {
+        if (!counted(rule)) {
+            return;
+        }
         overadmitted.computeIfAbsent(rule.id(), id -> Counter.builder("tollgate.fallback.overadmitted")
                 .description("requests a failure mode admitted that the store, answering late, rejected")
                 .tag("rule", id)

@@ -388,7 +388,9 @@ public class Limiter {
         List<RuleDecision> out = new ArrayList<>(1);
         for (int i = 0; i < waits.length; i++) {
             if (waits[i] > 0) {
-                rejectedClients.rejected(group.rules.get(i).id(), group.clients.get(i));
+                if (DecisionMetrics.counted(group.rules.get(i))) {
+                    rejectedClients.rejected(group.rules.get(i).id(), group.clients.get(i));
+                }
                 out.add(RuleDecision.of(group.rules.get(i), group.effective.get(i),
                         new Decision(false, 0, waits[i], waits[i]), Outcome.CACHED_REJECTED));
             }
@@ -407,7 +409,7 @@ public class Limiter {
             Outcome outcome = d.allowed()
                     ? Outcome.ALLOWED
                     : group.shadow ? Outcome.SHADOW_REJECTED : Outcome.REJECTED;
-            if (outcome == Outcome.REJECTED) {
+            if (outcome == Outcome.REJECTED && DecisionMetrics.counted(group.rules.get(i))) {
                 rejectedClients.rejected(group.rules.get(i).id(), group.clients.get(i));
             }
             out.add(new RuleDecision(group.rules.get(i), d, outcome, false, group.effective.get(i),

@@ -11,6 +11,7 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.tollgate.counter.Algorithm;
+import io.tollgate.gateway.limiter.DecisionMetrics;
 import io.tollgate.rules.domain.FailureMode;
 import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.Leasing;
@@ -36,7 +37,7 @@ public class WarmupGate {
     /** The header of the warm-up's own requests. */
     public static final String HEADER = "Tollgate-Warmup";
     /** The rule id of the warm-up's checks, in {@code tollgate_decisions_total} too. */
-    static final String RULE_ID = "tollgate.warmup";
+    static final String RULE_ID = DecisionMetrics.WARMUP_RULE;
     static final String CHECK_PATH = "/tollgate-warmup/check";
     static final String REJECT_PATH = "/tollgate-warmup/reject";
     static final String PASS_PATH = "/tollgate-warmup/pass";
