@@ -6,6 +6,8 @@
 #             gives 3 back, so every request is settled by a call)
 #   header    the same, settled from the answer's X-Usage header (7; every path's answer carries it, and the same
 #             body): the settlement without the body's scan
+#   gzip      as settled, the backend's answer gzipped (Content-Encoding: gzip): metered after decompression, the
+#             client getting the bytes as sent
 #   bucket    token bucket, cost 1: the plain rule again, so beside plain it shows the run's noise
 #   inflight  concurrency, limit 1,000,000 (a slot taken per request, given back when its answer ends)
 # Each path runs at the same time as the plain rule, one on each stack, then the other way round: both see the same
@@ -19,7 +21,8 @@
 # rotates from round to round, and which stack runs a path first alternates.
 #
 # Goals (issue "what a request costs"): settled / plain Redis CPU per request <= 1.3 and gateway CPU per request
-# at most +5 µs; inflight / plain req/s >= 0.85.
+# at most +5 µs; inflight / plain req/s >= 0.85. Issue "a limit no client can walk around": the gateway CPU of a request
+# settled through gzip <= 2 x a settled plain answer's.
 # PROFILE=yes: async-profiler (from Maven Central; Linux x86_64) samples both gateways' CPU during the timed runs
 # (not the warm-up), and the report splits each path's CPU per request by owner (bench/gateway/profile.py);
 # PROFILE_INTERVAL (1ms), PROFILE_OUT (a directory to keep the collapsed stacks in, for a flame graph).
@@ -58,7 +61,11 @@ if [ -n "$PROFILE" ]; then
 fi
 
 BACKEND=$(free_port)
+BODY='{"id":"c","choices":[{"message":{"content":"ok"}}],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}'
+mkdir -p "$WORK/gz" && printf '%s' "$BODY" | gzip -9 >"$WORK/gz/body.json.gz"
 nginx_conf backend "server { listen 127.0.0.1:$BACKEND;
+  location /gzip/ { default_type application/json; add_header Content-Encoding gzip; root $WORK/gz;
+    try_files /body.json.gz =404; }
   location / { default_type application/json; add_header X-Usage 7;
     return 200 '{\"id\":\"c\",\"choices\":[{\"message\":{\"content\":\"ok\"}}],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4,\"total_tokens\":7}}'; } }"
 cat >"$WORK/rules.json" <<JSON
@@ -66,6 +73,8 @@ cat >"$WORK/rules.json" <<JSON
 {"id":"limited","match":{"path":"/limited/**"},"key":"api_key","limit":1000000000,"period":"1s","burst":1000000000},
 {"id":"plain","match":{"path":"/plain/**"},"key":"api_key","limit":1000000000,"period":"1s","burst":1000000000},
 {"id":"settled","match":{"path":"/settled/**"},"key":"api_key","limit":1000000000,"period":"1s","burst":1000000000,
+ "cost":10,"unit":"tokens","settle":{"from":"json:/usage/total_tokens"}},
+{"id":"gzip","match":{"path":"/gzip/**"},"key":"api_key","limit":1000000000,"period":"1s","burst":1000000000,
  "cost":10,"unit":"tokens","settle":{"from":"json:/usage/total_tokens"}},
 {"id":"header","match":{"path":"/header/**"},"key":"api_key","limit":1000000000,"period":"1s","burst":1000000000,
  "cost":10,"unit":"tokens","settle":{"from":"header:X-Usage"}},
@@ -84,7 +93,7 @@ for stack in a b; do
 done
 for stack in a b; do
   await_gateway "$stack"
-  for path in settled header inflight; do
+  for path in settled gzip header inflight; do
     curl -fs -H 'X-API-Key: probe' "http://127.0.0.1:${GW_PORT[$stack]}/$path/x" -D - -o /dev/null \
       | grep -qi "^ratelimit-policy: \"$path\"" \
       || { echo "/$path is not limited by its rule" >&2; tail -20 "$WORK/gateway-$stack.log" >&2; exit 1; }
@@ -144,7 +153,7 @@ pair() {
 }
 
 # each path against the plain rule; bucket is the plain rule again (the noise)
-VARIANTS=(settled header bucket inflight)
+VARIANTS=(settled gzip header bucket inflight)
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "warm-up..." >&2
 pair plain settled "$WARMUP" >/dev/null
@@ -152,6 +161,7 @@ pair header bucket "$WARMUP" >/dev/null
 pair inflight plain "$WARMUP" >/dev/null
 pair settled header "$WARMUP" >/dev/null
 pair bucket inflight "$WARMUP" >/dev/null
+pair gzip plain "$WARMUP" >/dev/null
 : >"$WORK/runs"
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round of $ROUNDS" >&2
@@ -192,6 +202,7 @@ for first, second in zip(rows[0::2], rows[1::2]):
 def values(name):
     return [v for n, _, v, _ in pairs if n == name] + [p for _, _, _, p in pairs if name == "plain"]
 labels = {"plain": "token bucket, cost 1", "settled": "token bucket, cost 10, settled from the JSON body",
+          "gzip": "the same, the JSON body gzipped",
           "header": "token bucket, cost 10, settled from a header",
           "bucket": "token bucket, cost 1 (again)", "inflight": "concurrency"}
 print("| path | rule | req/s | p50, ms | p99, ms | gateway CPU per request, µs | of which the JIT compiler, µs"
@@ -225,6 +236,10 @@ print()
 print(f"- Settled / plain, Redis CPU per request: {figure('settled', ratio(REDIS), '.2f')} (goal: <= 1.3); "
       f"gateway CPU per request: {figure('settled', served, '+.1f')} µs (goal: <= +5 µs); with the JIT compiler"
       f" {figure('settled', added, '+.1f')} µs.")
+own = lambda name: statistics.median(v[GATEWAY] - v[JIT] for n, _, v, _ in pairs if n == name)
+print(f"- Settled through gzip / settled plain, gateway CPU per request (the requests' own, medians): "
+      f"**{own('gzip') / own('settled'):.2f}** ({own('gzip'):.1f} / {own('settled'):.1f} µs; goal: <= 2); "
+      f"gzip / plain, Redis CPU {figure('gzip', ratio(REDIS), '.2f')}, gateway CPU {figure('gzip', served, '+.1f')} µs.")
 print(f"- Settled from a header / plain: Redis CPU {figure('header', ratio(REDIS), '.2f')}, gateway CPU "
       f"{figure('header', served, '+.1f')} µs; with the JIT compiler {figure('header', added, '+.1f')} µs.")
 print(f"- The same rule on both sides (bucket / plain), the run's noise: Redis CPU "
@@ -236,7 +251,7 @@ print(f"- Concurrency / token bucket, req/s: {figure('inflight', ratio(RPS), '.3
 print()
 print("Runs in order (gateway CPU per request, µs, of which the JIT compiler's in brackets: the path's against the"
       " plain rule's beside it):")
-for name in ("settled", "header", "bucket", "inflight"):
+for name in ("settled", "gzip", "header", "bucket", "inflight"):
     print(f"- {name}: " + ", ".join(f"{v[GATEWAY]:.1f} ({v[JIT]:.1f}) vs {p[GATEWAY]:.1f} ({p[JIT]:.1f})"
                                     for n, _, v, p in pairs if n == name))
 PY
@@ -247,7 +262,7 @@ if [ -n "$PROFILE" ]; then
     echo "Where the gateway's CPU goes (async-profiler, CPU-time samples every $PROFILE_INTERVAL of each timed run):"
     echo
     python3 "$ROOT/bench/gateway/profile.py" "$WORK/runs" "$WORK/profiles" "$PROFILE_INTERVAL" \
-      plain:settled,plain:header,plain:bucket,plain:inflight
+      plain:settled,plain:gzip,plain:header,plain:bucket,plain:inflight
   } >>"$OUT"
   if [ -n "$PROFILE_OUT" ]; then mkdir -p "$PROFILE_OUT" && cp "$WORK"/profiles/*.collapsed "$PROFILE_OUT"/; fi
 fi
