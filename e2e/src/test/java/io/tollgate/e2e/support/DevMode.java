@@ -19,10 +19,11 @@ import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
- * One service in Quarkus dev mode ({@code ./mvnw quarkus:dev -pl <module>}), as a newcomer runs it, in a copy of
- * the repository under a temporary folder, so that the sources it changes are the copy's: the checkout is never
- * touched, whatever happens to the test. The copy holds the sources and the classes the modules below were built
- * into (a fresh clone after {@code ./mvnw install}). Ports are free ones; its output goes to
+ * One service in Quarkus dev mode ({@code ./mvnw compile quarkus:dev -pl <module> -am}), as a newcomer runs it, in a
+ * copy of the repository's sources under a temporary folder, so that the sources it changes are the copy's: the
+ * checkout is never touched, whatever happens to the test. With {@code -am} the modules it builds on are compiled
+ * from the copy too, never taken from whatever an earlier {@code install} left in the local Maven repository. Ports
+ * are free ones; its output goes to
  * {@code e2e/target/e2e-logs/devmode-<module>.log}. Closing it stops Maven and the dev-mode JVM it forked, and
  * removes the copy.
  */
@@ -31,8 +32,6 @@ public final class DevMode implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(DevMode.class);
     /** What the copy leaves out: git's state, the launcher's, and build output. */
     private static final Set<String> LEFT_OUT = Set.of(".git", ".tollgate", "target", "node_modules");
-    /** The modules a service builds on: their classes come along, as a reactor build leaves them. */
-    private static final List<String> BUILT = List.of("counter-scripts", "rules-domain");
 
     private final String module;
     private final Path copy;
@@ -45,10 +44,7 @@ public final class DevMode implements AutoCloseable {
         try {
             this.copy = Files.createTempDirectory("tollgate-devmode-");
             copyTree(Repo.path(""), copy);
-            for (String built : BUILT) {
-                copyTree(Repo.path(built + "/target/classes"), copy.resolve(built + "/target/classes"));
-            }
-            List<String> command = new ArrayList<>(List.of("./mvnw", "-B", "quarkus:dev", "-pl", module,
+            List<String> command = new ArrayList<>(List.of("./mvnw", "-B", "compile", "quarkus:dev", "-pl", module, "-am",
                     "-Dquarkus.console.enabled=false", "-Ddebug=false", "-Dformat.skip",
                     "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=" + managementPort));
             properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
