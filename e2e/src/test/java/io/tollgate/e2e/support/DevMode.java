@@ -60,17 +60,16 @@ public final class DevMode implements AutoCloseable {
         }
     }
 
-    /** Starts {@code module} in dev mode with these system properties; waits until it answers its liveness check. */
-    public static DevMode start(String module, Map<String, String> properties, Duration atMost) {
-        DevMode dev = new DevMode(module, properties);
-        try {
-            await(module + " live in dev mode").atMost(atMost).pollInterval(Duration.ofMillis(500))
-                    .until(() -> dev.running() && Http.status(dev.managementUrl("/q/health/live")) == 200);
-        } catch (RuntimeException e) {
-            dev.close();
-            throw e;
-        }
-        return dev;
+    /** Starts {@code module} in dev mode with these system properties, without waiting: see {@link #awaitLive}. */
+    public static DevMode launch(String module, Map<String, String> properties) {
+        return new DevMode(module, properties);
+    }
+
+    /** Waits until the service answers its liveness check; fails at once if Maven exited. */
+    public DevMode awaitLive(Duration atMost) {
+        await(module + " live in dev mode").atMost(atMost).pollInterval(Duration.ofMillis(500))
+                .until(() -> running() && Http.status(managementUrl("/q/health/live")) == 200);
+        return this;
     }
 
     /** Writes {@code source} to {@code relative} (under the module's copy), as an editor saves a file. */
