@@ -8,7 +8,7 @@ and wait until each gateway reports the rule's own policy again. The time from t
 gateway's first such answer is one sample; the table gives p50, p99 and max per kind of change.
 
 Env: RULES_URL (http://127.0.0.1:8081) GATEWAYS ("http://127.0.0.1:8080 http://127.0.0.1:8082
-http://127.0.0.1:8083") TOKEN (dev-admin-token) RULE (orders.write) METHOD (POST) PATH (/orders/1) N (50)
+http://127.0.0.1:8083") TOKEN (TOLLGATE_ADMIN_TOKEN, else the launcher's .tollgate/admin-token) RULE (orders.write) METHOD (POST) PATH (/orders/1) N (50)
 BOUND_S (5: a change not seen everywhere by then fails the run)
 """
 import http.client
@@ -23,7 +23,13 @@ import uuid
 RULES = urllib.parse.urlsplit(os.environ.get("RULES_URL", "http://127.0.0.1:8081"))
 GATEWAYS = [urllib.parse.urlsplit(u) for u in os.environ.get(
     "GATEWAYS", "http://127.0.0.1:8080 http://127.0.0.1:8082 http://127.0.0.1:8083").split()]
-TOKEN = os.environ.get("TOKEN", "dev-admin-token")
+def launcher_token():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".tollgate", "admin-token")
+    with open(path) as f:
+        return f.read().strip()
+
+
+TOKEN = os.environ.get("TOKEN") or os.environ.get("TOLLGATE_ADMIN_TOKEN") or launcher_token()
 RULE = os.environ.get("RULE", "orders.write")
 METHOD = os.environ.get("METHOD", "POST")
 PATH = os.environ.get("PATH_TO", "/orders/1")

@@ -70,10 +70,6 @@ class ManagementInterfaceTest {
         });
         assertThat(policy.getSpec().getPolicyTypes()).contains("Ingress");
         List<NetworkPolicyIngressRule> rules = policy.getSpec().getIngress();
-        assertThat(rules).as("the public port, open to all").anySatisfy(rule -> {
-            assertThat(rule.getFrom()).isNullOrEmpty();
-            assertThat(portNames(rule)).containsExactly("http");
-        });
         NetworkPolicyIngressRule management = rules.stream().filter(r -> portNames(r).contains(MANAGEMENT)).findFirst()
                 .orElseThrow(() -> new AssertionError("no ingress rule names the port " + MANAGEMENT));
         assertThat(management.getFrom()).as("who reaches the management port").anySatisfy(peer -> {
@@ -89,18 +85,67 @@ class ManagementInterfaceTest {
     }
 
     @Test
-    void composePublishesAndChecksTheManagementPortAndPrometheusScrapesIt() {
+    void theGatewaysPublicPortIsOpenToAllAndTheRulesServicesToGatewaysAndOperatorsOnly() {
+        NetworkPolicy gateways = (NetworkPolicy) KubernetesModel.baseObject("NetworkPolicy", "gateway-ingress");
+        assertThat(gateways.getSpec().getPodSelector().getMatchLabels())
+                .containsEntry("app.kubernetes.io/name", "gateway-service");
+        assertThat(gateways.getSpec().getIngress()).singleElement().satisfies(rule -> {
+            assertThat(rule.getFrom()).as("every client").isNullOrEmpty();
+            assertThat(portNames(rule)).containsExactly("http");
+        });
+        NetworkPolicy api = (NetworkPolicy) KubernetesModel.baseObject("NetworkPolicy", "rules-api-ingress");
+        assertThat(api.getSpec().getPodSelector().getMatchLabels()).containsEntry("app.kubernetes.io/name", "rules-service");
+        assertThat(api.getSpec().getPolicyTypes()).contains("Ingress");
+        assertThat(api.getSpec().getIngress()).singleElement().satisfies(rule -> {
+            assertThat(portNames(rule)).containsExactly("http");
+            assertThat(rule.getFrom()).as("who reaches the rules service's API").hasSize(2)
+                    .anySatisfy(peer -> assertThat(peer.getPodSelector().getMatchLabels())
+                            .containsEntry("app.kubernetes.io/name", "gateway-service"))
+                    .anySatisfy(peer -> assertThat(peer.getPodSelector().getMatchLabels())
+                            .containsEntry("tollgate.io/operator", "true"))
+                    .allSatisfy(peer -> assertThat(peer.getNamespaceSelector()).as("this namespace only").isNull());
+        });
+        // policies add up: none may open the rules service's port to every peer
+        for (var file : Repo.yamlFiles("k8s/base")) {
+            for (JsonNode doc : Repo.documents(file)) {
+                if (!doc.path("kind").asText().equals("NetworkPolicy")) {
+                    continue;
+                }
+                NetworkPolicy policy = (NetworkPolicy) KubernetesModel.read(doc);
+                if (!selectsRulesService(policy.getSpec().getPodSelector())) {
+                    continue;
+                }
+                for (NetworkPolicyIngressRule rule : policy.getSpec().getIngress()) {
+                    if (portNames(rule).isEmpty() || portNames(rule).contains("http")) {
+                        assertThat(rule.getFrom()).as(file.getFileName() + ": a rule that opens the rules service's API "
+                                + "names its peers").isNotEmpty();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void composeChecksTheManagementPortInsideTheNetworkAndPublishesItNowhere() {
         JsonNode services = Repo.document("docker/compose.yaml").path("services");
         for (String name : List.of("rules-service", "gateway-1", "gateway-2", "gateway-3")) {
             int port = Repo.MANAGEMENT.get(name.startsWith("gateway-") ? "gateway-service" : name);
             JsonNode service = services.path(name);
             List<String> published = new ArrayList<>();
             service.path("ports").forEach(p -> published.add(p.asText()));
-            assertThat(published).as(name + " publishes its management port on the host's loopback only")
-                    .anySatisfy(p -> assertThat(p).startsWith("127.0.0.1:").endsWith(":" + port));
+            assertThat(published).as(name + " publishes no management port")
+                    .noneSatisfy(p -> assertThat(p).endsWith(":" + port));
             assertThat(service.path("healthcheck").path("test").toString()).as(name + " healthcheck")
                     .contains("http://127.0.0.1:" + port + "/q/health/ready");
         }
+    }
+
+    private static boolean selectsRulesService(LabelSelector pods) {
+        if (pods.getMatchLabels() != null && "rules-service".equals(pods.getMatchLabels().get("app.kubernetes.io/name"))) {
+            return true;
+        }
+        return pods.getMatchExpressions() != null && pods.getMatchExpressions().stream()
+                .anyMatch(e -> e.getKey().equals("app.kubernetes.io/name") && e.getValues().contains("rules-service"));
     }
 
     private static List<String> portNames(NetworkPolicyIngressRule rule) {

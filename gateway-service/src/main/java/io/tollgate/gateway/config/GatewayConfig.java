@@ -132,6 +132,14 @@ public interface GatewayConfig {
         /** Whether to follow the rules service's watch stream, applying each new version at once. */
         @WithDefault("true")
         boolean watch();
+
+        /**
+         * Whether each call to the rules service announces this gateway ({@code Tollgate-Gateway} and its management
+         * address), so that it counts as a live gateway of the fleet; false for a process that only reads the rules
+         * (an AOT training run, the demo's in-memory gateways), whose count would shrink every gateway's share.
+         */
+        @WithDefault("true")
+        boolean register();
     }
 
     /** The counter store and what protects the hot path from it. */

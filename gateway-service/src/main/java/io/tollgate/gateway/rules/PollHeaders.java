@@ -29,6 +29,7 @@ class PollHeaders {
     static final String GATEWAY_ADMIN = "Tollgate-Gateway-Admin";
     private static final String AUTHORIZATION = "Authorization";
 
+    private final boolean register;
     private final String instanceId;
     private final Optional<String> configuredAdminUrl;
     private final Optional<String> authorization;
@@ -37,6 +38,7 @@ class PollHeaders {
     private final int configuredManagementPort;
 
     PollHeaders(GatewayConfig config, AdminConfig admin, Instance<HttpServer> server) {
+        this.register = config.rules().register();
         this.instanceId = config.gateway().instanceId()
                 .orElseGet(() -> ManagementFactory.getRuntimeMXBean().getName());
         this.configuredAdminUrl = config.gateway().adminUrl().map(PollHeaders::withoutTrailingSlash);
@@ -69,10 +71,13 @@ class PollHeaders {
     }
 
     void addTo(RequestOptions options) {
-        options.putHeader(GATEWAY, instanceId);
-        String adminUrl = adminUrl();
-        if (adminUrl != null) {
-            options.putHeader(GATEWAY_ADMIN, adminUrl);
+        // a gateway that does not register reads the rules without counting in the fleet (tollgate.rules.register)
+        if (register) {
+            options.putHeader(GATEWAY, instanceId);
+            String adminUrl = adminUrl();
+            if (adminUrl != null) {
+                options.putHeader(GATEWAY_ADMIN, adminUrl);
+            }
         }
         authorization.ifPresent(value -> options.putHeader(AUTHORIZATION, value));
     }

@@ -53,6 +53,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // packaged jar of an integration test (prod profile) gets it too
             config.put("tollgate.store.breaker.window", "10");
             config.put("tollgate.rules.poll-interval", args.getOrDefault("poll-interval", "1s"));
+            config.put("tollgate.rules.register", args.getOrDefault("register", "true"));
             Path snapshot = Files.createTempDirectory("tollgate-test").resolve("rules.json");
             config.put("tollgate.rules.snapshot", snapshot.toString());
             if (args.containsKey("snapshot")) {
