@@ -93,7 +93,8 @@ public class GatewayRegistry {
     private final Map<String, Written> written = new ConcurrentHashMap<>();
     private final AtomicBoolean counting = new AtomicBoolean();
     private volatile int live;
-    private volatile long countedAtMs = Long.MIN_VALUE;
+    /** When the count was last read; far enough back that the first call reads it. */
+    private volatile long countedAtMs = -COUNT_EVERY_MS;
 
     @Inject
     GatewayRegistry(Pool pool, Clock clock, RulesConfig config, ReportedAddress addresses, GatewayTokens tokens,
