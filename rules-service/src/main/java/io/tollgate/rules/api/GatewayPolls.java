@@ -52,11 +52,9 @@ class GatewayPolls {
                 long version = pollOfRules && (status == 200 || status == 304)
                         ? ETags.version(ctx.response().headers().get(Headers.ETAG))
                         : GatewayRegistry.UNKNOWN_VERSION;
-                // not awaited: the answer never waits for the registry
-                registry.heard(new GatewayRegistry.Poll(id, source, reportedUrl, authorization,
-                        Math.max(version, GatewayRegistry.UNKNOWN_VERSION))).subscribe().with(done -> {
-                        }, failed -> {
-                        });
+                // not awaited: the answer never waits for the registry, which logs what it fails to write
+                registry.heard(new GatewayRegistry.Poll(id, source, reportedUrl, authorization, version))
+                        .subscribe().asCompletionStage();
             });
         }
         ctx.next();

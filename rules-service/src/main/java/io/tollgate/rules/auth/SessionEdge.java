@@ -1,5 +1,7 @@
 package io.tollgate.rules.auth;
 
+import java.util.Optional;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -24,13 +26,17 @@ class SessionEdge {
         this.sessions = sessions;
     }
 
+    /** The console's assets need no session: the browser sends the cookie with them, but they are not read. */
+    private static final String ASSETS = "/console/assets/";
+
     void install(@Observes Router router) {
-        router.route().order(-250).handler(this::load);
+        router.route("/api/*").order(-250).handler(this::load);
+        router.route("/console*").order(-250).handler(this::load);
     }
 
     private void load(RoutingContext ctx) {
-        var id = SessionCookie.of(ctx.request());
-        if (id.isEmpty()) {
+        Optional<String> id = SessionCookie.of(ctx.request());
+        if (id.isEmpty() || ctx.normalizedPath().startsWith(ASSETS)) {
             ctx.next();
             return;
         }
