@@ -132,14 +132,20 @@ class OperationsApiTest {
     }
 
     @Test
-    void aPollWithAWrongTokenGivesNoAddress() {
+    void aPollWithAWrongTokenOrNoneRegistersNothingAndAnAddressElsewhereIsNotTaken() {
         String rules = stack.rulesService().url("/api/v1/rules");
         Http.get(rules, Map.of("Tollgate-Gateway", "ops-impostor", "Tollgate-Gateway-Admin", "http://127.0.0.1:1",
                 "Authorization", "Bearer guessed"));
         Http.get(rules, Map.of("Tollgate-Gateway", "ops-anonymous", "Tollgate-Gateway-Admin", "http://127.0.0.1:1"));
+        Http.get(rules, Map.of("Tollgate-Gateway", "ops-elsewhere", "Tollgate-Gateway-Admin", "http://10.255.0.1:9000",
+                "Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        // the registry is written after the answer: once the last poll shows, the first two would have too
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                find(api("/api/v1/gateways").path("gateways"), "ops-elsewhere").isMissingNode()).isFalse());
         JsonNode gateways = api("/api/v1/gateways").path("gateways");
-        assertThat(find(gateways, "ops-impostor").path("admin_url").isNull()).isTrue();
-        assertThat(find(gateways, "ops-anonymous").path("admin_url").isNull()).isTrue();
+        assertThat(find(gateways, "ops-elsewhere").path("admin_url").isNull()).isTrue();
+        assertThat(find(gateways, "ops-impostor").isMissingNode()).isTrue();
+        assertThat(find(gateways, "ops-anonymous").isMissingNode()).isTrue();
     }
 
     @Test

@@ -6,11 +6,11 @@ final class Headers {
     /** Sent by a gateway on every poll: its instance id. */
     static final String GATEWAY = "Tollgate-Gateway";
     /**
-     * Sent by a gateway on every poll: the base URL of its management interface, taken only with an accepted
-     * admin token.
+     * Sent by a gateway on every poll: the base URL of its management interface, taken only from a poll with an
+     * accepted token, and only when its host is the poll's source or an allowed host.
      */
     static final String GATEWAY_ADMIN = "Tollgate-Gateway-Admin";
-    /** On every answer: how many gateways were seen within the live window. */
+    /** On every answer: how many gateways polled within the live window, over every instance. */
     static final String GATEWAYS = "Tollgate-Gateways";
     /** On a directory page that starts over from 0: the reader drops its copy first. */
     static final String DIRECTORY_RESET = "Tollgate-Directory-Reset";

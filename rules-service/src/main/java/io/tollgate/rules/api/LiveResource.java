@@ -30,7 +30,7 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The fleet as it runs, for operators and the console (docs/management.md, "The rules service's live view"): the
- * gateways this service knows, the decisions per rule over the last minutes, the most rejected clients of a
+ * gateways of the shared registry, the decisions per rule over the last minutes, the most rejected clients of a
  * rule, and what each rule would do with a request now. Reads only, each behind the admin token.
  */
 @Path("/api/v1")
@@ -71,28 +71,30 @@ public class LiveResource {
     @GET
     @Path("gateways")
     @Operation(summary = "The gateways that call this service: rules version held, last seen, live, management URL")
-    public Map<String, List<KnownGateway>> gateways(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    public Uni<Map<String, List<KnownGateway>>> gateways(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
         tokens.actorFor(authorization);
-        return Map.of("gateways", registry.all().stream()
+        return registry.all().map(all -> Map.of("gateways", all.stream()
                 .map(g -> new KnownGateway(g.id(), version(g), at(g.lastSeenMs()), registry.isLive(g), g.adminUrl()))
-                .toList());
+                .toList()));
     }
 
     @GET
     @Path("live")
     @Operation(summary = "Live gateways' health and the decisions per rule over the last minutes, summed over them")
-    public Live live(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    public Uni<Live> live(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
         tokens.actorFor(authorization);
-        long sampledAt = sampler.sampledAtMs();
-        List<LiveGateway> gateways = registry.all().stream()
-                .filter(registry::isLive)
-                .map(g -> {
-                    LiveSampler.Health health = sampler.health(g.id());
-                    return new LiveGateway(g.id(), version(g), at(g.lastSeenMs()), health.reachable(), health.ready(),
-                            health.store(), health.breaker());
-                })
-                .toList();
-        return new Live(sampledAt < 0 ? null : sampledAt, sampler.stepMs(), gateways, sampler.series());
+        return registry.all().map(all -> {
+            long sampledAt = sampler.sampledAtMs();
+            List<LiveGateway> gateways = all.stream()
+                    .filter(registry::isLive)
+                    .map(g -> {
+                        LiveSampler.Health health = sampler.health(g.id());
+                        return new LiveGateway(g.id(), version(g), at(g.lastSeenMs()), health.reachable(),
+                                health.ready(), health.store(), health.breaker());
+                    })
+                    .toList();
+            return new Live(sampledAt < 0 ? null : sampledAt, sampler.stepMs(), gateways, sampler.series());
+        });
     }
 
     @GET

@@ -15,7 +15,7 @@ public interface RulesConfig {
     /** Who may write rules. */
     Admin admin();
 
-    /** The registry of gateways that poll this service. */
+    /** The registry of gateways that poll this service, shared by every instance through PostgreSQL. */
     Gateways gateways();
 
     /** The watch stream. */
@@ -60,8 +60,11 @@ public interface RulesConfig {
         @WithDefault("60s")
         Duration liveWindow();
 
-        /** At most this many distinct gateway ids are remembered, so a flood of made-up ids stays bounded. */
-        @WithDefault("10000")
+        /**
+         * At most this many gateways are registered, over every instance; a new one beyond it drops the longest
+         * silent, never itself.
+         */
+        @WithDefault("1000")
         int maxTracked();
 
         /**
@@ -96,7 +99,7 @@ public interface RulesConfig {
         MemorySize importMaxBody();
     }
 
-    /** The console's login sessions, held in memory by each instance. */
+    /** The console's login sessions, held in PostgreSQL: every instance knows every session. */
     interface Console {
 
         /** A session ends after this long without a request. */

@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.logging.Logger;
 
+import io.smallrye.mutiny.Uni;
 import io.tollgate.rules.api.AdminTokens;
 import io.tollgate.rules.auth.Session;
 import io.tollgate.rules.auth.SessionCookie;
@@ -56,45 +57,53 @@ public class LoginResource {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public Response login(@FormParam("token") String token, RoutingContext ctx) {
+    public Uni<Response> login(@FormParam("token") String token, RoutingContext ctx) {
         if (token == null || token.isBlank()) {
-            return Response.status(401).entity(pages.login("Enter one of the admin tokens.")).build();
+            return answer(Response.status(401).entity(pages.login("Enter one of the admin tokens.")));
         }
         AdminTokenCheck.Verdict verdict = tokens.check(token.trim(), ctx.request());
         if (verdict.throttled()) {
-            return Response.status(429)
+            return answer(Response.status(429)
                     .header("Retry-After", verdict.retryAfterSeconds())
                     .entity(pages.login("Too many wrong tokens came from your address: try again in "
-                            + verdict.retryAfterSeconds() + " s."))
-                    .build();
+                            + verdict.retryAfterSeconds() + " s.")));
         }
         if (!verdict.accepted()) {
             LOG.info("console login refused: not a configured admin token");
-            return Response.status(401).entity(pages.login("That token is not one of the admin tokens.")).build();
+            return answer(Response.status(401).entity(pages.login("That token is not one of the admin tokens.")));
         }
         // a login never reuses a session: whatever id the browser held is dropped
-        SessionCookie.of(ctx.request()).ifPresent(sessions::close);
-        Session session = sessions.open(verdict.actor());
-        LOG.infof("console login of %s", verdict.actor());
-        return Response.seeOther(URI.create(Pages.HOME))
-                .header(HttpHeaders.SET_COOKIE, SessionCookie.set(session.id(), ctx.request()))
-                .build();
+        String held = SessionCookie.of(ctx.request()).orElse(null);
+        return sessions.close(held)
+                .chain(() -> sessions.open(verdict.actor()))
+                .map(session -> {
+                    LOG.infof("console login of %s", verdict.actor());
+                    return Response.seeOther(URI.create(Pages.HOME))
+                            .header(HttpHeaders.SET_COOKIE, SessionCookie.set(session.id(), ctx.request()))
+                            .build();
+                });
     }
 
     @POST
     @Path("logout")
     @Consumes({MediaType.APPLICATION_FORM_URLENCODED, MediaType.WILDCARD})
     @Operation(hidden = true)
-    public Response logout(@FormParam(CSRF_FIELD) String field, @HeaderParam(SessionCookie.CSRF_HEADER) String header,
+    public Uni<Response> logout(@FormParam(CSRF_FIELD) String field, @HeaderParam(SessionCookie.CSRF_HEADER) String header,
             RoutingContext ctx) {
         Session session = ConsoleGate.session(ctx);
         if (!session.csrfMatches(header != null ? header : field)) {
             throw AdminTokens.csrfRefused();
         }
-        sessions.close(session.id());
-        LOG.infof("console logout of %s", session.actor());
-        return Response.seeOther(URI.create(ConsoleGate.LOGIN))
-                .header(HttpHeaders.SET_COOKIE, SessionCookie.cleared(ctx.request()))
-                .build();
+        return sessions.close(session.id())
+                .map(closed -> {
+                    LOG.infof("console logout of %s", session.actor());
+                    return Response.seeOther(URI.create(ConsoleGate.LOGIN))
+                            .header(HttpHeaders.SET_COOKIE, SessionCookie.cleared(ctx.request()))
+                            .build();
+                });
+    }
+
+    private static Uni<Response> answer(Response.ResponseBuilder response) {
+        return Uni.createFrom().item(response.build());
     }
 }

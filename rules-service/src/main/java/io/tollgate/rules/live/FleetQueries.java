@@ -55,9 +55,13 @@ public class FleetQueries {
      * answer 200 (down, or without the rule) adds nothing.
      */
     public Future<Top> top(String rule, int n) {
+        return addressed().compose(gateways -> top(gateways, rule, n));
+    }
+
+    private Future<Top> top(List<GatewayRegistry.Gateway> gateways, String rule, int n) {
         String query = "/tollgate/top?rule=" + encode(rule) + "&n=" + n;
         List<Future<JsonObject>> answers = new ArrayList<>();
-        for (GatewayRegistry.Gateway gateway : registry.addressed()) {
+        for (GatewayRegistry.Gateway gateway : gateways) {
             answers.add(calls.get(gateway, query).map(answer -> answer.status() == 200
                     ? answer.body().toJsonObject()
                     : null));
@@ -77,7 +81,7 @@ public class FleetQueries {
      * first); empty when none does. A gateway that refuses this service's token counts as not answering.
      */
     public Future<Optional<Explained>> explain(String query) {
-        return explain(reachable(), 0, "/tollgate/explain?" + query);
+        return addressed().compose(gateways -> explain(reachable(gateways), 0, "/tollgate/explain?" + query));
     }
 
     private Future<Optional<Explained>> explain(List<GatewayRegistry.Gateway> gateways, int index, String path) {
@@ -98,10 +102,14 @@ public class FleetQueries {
     }
 
     /** The live gateways with a management address, those reachable at the last read first. */
-    private List<GatewayRegistry.Gateway> reachable() {
-        return registry.addressed().stream()
+    private List<GatewayRegistry.Gateway> reachable(List<GatewayRegistry.Gateway> addressed) {
+        return addressed.stream()
                 .sorted(Comparator.comparing((GatewayRegistry.Gateway g) -> !sampler.health(g.id()).reachable()))
                 .toList();
+    }
+
+    private Future<List<GatewayRegistry.Gateway>> addressed() {
+        return Future.fromCompletionStage(registry.addressed().subscribeAsCompletionStage());
     }
 
     /** {@code value} for a query string. */

@@ -1,6 +1,8 @@
 package io.tollgate.rules.live;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -20,4 +22,10 @@ public interface LiveConfig {
     /** How long one call to a gateway's management interface may take (connect, then each read). */
     @WithDefault("2s")
     Duration timeout();
+
+    /**
+     * Hosts a gateway's reported management address may name besides the address its poll came from (for a
+     * gateway that the service reaches by a name, or through another network); none by default.
+     */
+    Optional<List<String>> allowedHosts();
 }

@@ -23,6 +23,10 @@ import io.vertx.core.Future;
  * become per-step decisions ({@link Deltas}), summed over the gateways into the {@link DecisionWindow}; the rest
  * becomes each gateway's {@link Health}. A gateway that does not answer in time is unreachable for that step and
  * adds nothing to it.
+ * <p>
+ * Every instance reads every gateway of the shared registry, whichever instance it polls: any instance answers
+ * the live view for the whole fleet, with no samples to share. Two instances' windows differ only by when each
+ * read and since when it runs; the cost is one read per gateway per step per instance.
  */
 @ApplicationScoped
 public class LiveSampler {
@@ -76,7 +80,11 @@ public class LiveSampler {
     /** Reads every live gateway with an address once, and adds the step to the window. */
     Future<Void> sample() {
         long atMs = clock.millis();
-        List<GatewayRegistry.Gateway> targets = registry.addressed();
+        return Future.fromCompletionStage(registry.addressed().subscribeAsCompletionStage())
+                .compose(targets -> sample(atMs, targets));
+    }
+
+    private Future<Void> sample(long atMs, List<GatewayRegistry.Gateway> targets) {
         Set<String> ids = targets.stream().map(GatewayRegistry.Gateway::id).collect(Collectors.toSet());
         deltas.keySet().retainAll(ids);
         health.keySet().retainAll(ids);

@@ -5,9 +5,11 @@ import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
 import static io.tollgate.rules.Api.version;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
@@ -23,8 +25,9 @@ import io.restassured.response.ValidatableResponse;
 import io.tollgate.rules.TestDatabase;
 
 /**
- * The live view's API: every call needs the admin token; a gateway's management address is taken only from a
- * call whose admin token is accepted; the version a poll was answered is the version the gateway holds; explain
+ * The live view's API: every call needs the admin token; a gateway registers only by a poll with a valid
+ * token, and its management address is taken only when its host is the poll's source; the version a poll was answered is the
+ * version the gateway holds; explain
  * with no gateway that answers is a 503 problem. Against real gateways: e2e's OperationsApiTest.
  */
 @QuarkusTest
@@ -52,23 +55,41 @@ class LiveApiTest {
         given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", address + "/")
                 .header("Authorization", ADMIN).get("/api/v1/rules").then().statusCode(200);
 
-        gateway(id).body("admin_url", is(address)).body("rules_version", is((int) current)).body("live", is(true))
-                .body("last_seen", notNullValue());
+        await().untilAsserted(() -> gateway(id).body("admin_url", is(address))
+                .body("rules_version", is((int) current)).body("live", is(true)).body("last_seen", notNullValue()));
         // a later poll answered 304 holds the same version; without the address header the address stays
-        given().header("Tollgate-Gateway", id).header("If-None-Match", "\"" + current + "\"").get("/api/v1/rules")
-                .then().statusCode(304);
+        given().header("Tollgate-Gateway", id).header("If-None-Match", "\"" + current + "\"")
+                .header("Authorization", ADMIN).get("/api/v1/rules").then().statusCode(304);
         gateway(id).body("admin_url", is(address)).body("rules_version", is((int) current));
     }
 
     @Test
-    void aPollWithAWrongTokenOrNoneRegistersNoAddressButIsAnswered() {
+    void aGatewayHeaderCountsOnlyOnAPollWithAValidToken() {
         String id = id("gw-untrusted");
-        given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://10.9.9.9:9000")
+        given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://127.0.0.1:9000")
                 .header("Authorization", "Bearer guessed").get("/api/v1/rules").then().statusCode(200);
+        given().header("Tollgate-Gateway", id).get("/api/v1/rules").then().statusCode(200);
+        // a valid token on a call that is no poll: no registration either
+        given().header("Tollgate-Gateway", id).header("Authorization", ADMIN).get("/api/v1/rules/missing").then()
+                .statusCode(404);
+        given().header("Tollgate-Gateway", id).header("Authorization", ADMIN).get("/api/v1/gateways").then()
+                .statusCode(200);
+        // a poll that does register, after all of those: once it is listed, none of them was
+        String witness = id("gw-witness");
+        given().header("Tollgate-Gateway", witness).header("Authorization", ADMIN).get("/api/v1/directory")
+                .then().statusCode(200);
+        await().untilAsserted(() -> as(ADMIN).get("/api/v1/gateways").then().body("gateways.id", hasItem(witness)));
+        as(ADMIN).get("/api/v1/gateways").then().body("gateways.id", not(hasItem(id)));
+    }
+
+    @Test
+    void aReportedAddressIsTakenOnlyWhenItsHostIsThePollsSource() {
+        String id = id("gw-elsewhere");
         given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://10.9.9.9:9000")
-                .get("/api/v1/rules").then().statusCode(200);
-        gateway(id).body("admin_url", nullValue()).body("live", is(true));
-        // a trusted address that is not an http(s) URL is not taken either
+                .header("Authorization", ADMIN).get("/api/v1/rules").then().statusCode(200);
+        await().untilAsserted(() -> gateway(id).body("live", is(true)));
+        gateway(id).body("admin_url", nullValue());
+        // an address that is not an http(s) URL is not taken either
         given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "file:///etc/passwd")
                 .header("Authorization", ADMIN).get("/api/v1/rules").then().statusCode(200);
         gateway(id).body("admin_url", nullValue());
@@ -79,10 +100,10 @@ class LiveApiTest {
         String id = id("gw-live");
         given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://127.0.0.1:" + closedPort())
                 .header("Authorization", ADMIN).get("/api/v1/rules").then().statusCode(200);
-        as(ADMIN).get("/api/v1/live").then().statusCode(200)
+        await().untilAsserted(() -> as(ADMIN).get("/api/v1/live").then().statusCode(200)
                 .body("step_ms", is(10000))
                 .body("gateways.id", hasItem(id))
-                .body("rules", notNullValue());
+                .body("rules", notNullValue()));
     }
 
     @Test
@@ -97,8 +118,10 @@ class LiveApiTest {
     @Test
     void explainWithNoGatewayAnsweringIs503() throws IOException {
         // the only gateways known here have addresses where nothing listens
-        given().header("Tollgate-Gateway", id("gw-gone")).header("Tollgate-Gateway-Admin",
+        String gone = id("gw-gone");
+        given().header("Tollgate-Gateway", gone).header("Tollgate-Gateway-Admin",
                 "http://127.0.0.1:" + closedPort()).header("Authorization", ADMIN).get("/api/v1/rules");
+        await().untilAsserted(() -> gateway(gone).body("live", is(true)));
         as(ADMIN).get("/api/v1/explain?method=GET&path=/orders/1&api_key=k").then().statusCode(503)
                 .contentType("application/problem+json").body("type", is("no-gateway"));
     }

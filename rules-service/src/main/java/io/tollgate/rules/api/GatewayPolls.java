@@ -1,0 +1,78 @@
+package io.tollgate.rules.api;
+
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import io.tollgate.rules.live.GatewayRegistry;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Where a gateway registers: a poll, watch or directory read that carries {@code Tollgate-Gateway} and was
+ * authenticated with a valid token, recorded once it is answered (with the rules version a poll of the rules
+ * was answered). The gateway headers of every request are read here and taken off it, so that a header on any
+ * other call counts for nothing further on.
+ */
+@ApplicationScoped
+class GatewayPolls {
+
+    /** The calls a gateway makes to stay current: the rule set, its watch stream, the directory's changes. */
+    private static final String RULES = "/api/v1/rules";
+    private static final Set<String> POLLS = Set.of(RULES, WatchRoute.PATH, "/api/v1/directory");
+
+    private final GatewayRegistry registry;
+    private final AdminTokens tokens;
+
+    GatewayPolls(GatewayRegistry registry, AdminTokens tokens) {
+        this.registry = registry;
+        this.tokens = tokens;
+    }
+
+    void install(@Observes Router router) {
+        router.route().order(-201).handler(this::register);
+    }
+
+    private void register(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        String id = request.getHeader(Headers.GATEWAY);
+        String reportedUrl = request.getHeader(Headers.GATEWAY_ADMIN);
+        request.headers().remove(Headers.GATEWAY).remove(Headers.GATEWAY_ADMIN);
+        if (id != null && request.method() == HttpMethod.GET && POLLS.contains(request.path())
+                && authenticated(request)) {
+            String source = request.remoteAddress() == null ? "" : request.remoteAddress().hostAddress();
+            String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+            boolean pollOfRules = RULES.equals(request.path());
+            ctx.addHeadersEndHandler(v -> {
+                int status = ctx.response().getStatusCode();
+                long version = pollOfRules && (status == 200 || status == 304)
+                        ? ETags.version(ctx.response().headers().get(Headers.ETAG))
+                        : GatewayRegistry.UNKNOWN_VERSION;
+                // not awaited: the answer never waits for the registry, which logs what it fails to write
+                registry.heard(new GatewayRegistry.Poll(id, source, reportedUrl, authorization, version))
+                        .subscribe().asCompletionStage();
+            });
+        }
+        ctx.next();
+    }
+
+    /**
+     * Whether the call carries a bearer token the service accepts: the one check of who may register. A console
+     * session is no gateway, and a refused token is answered by the endpoint as it would be anyway.
+     */
+    private boolean authenticated(HttpServerRequest request) {
+        if (request.getHeader(HttpHeaders.AUTHORIZATION) == null) {
+            return false;
+        }
+        try {
+            tokens.actorFor(request);
+            return true;
+        } catch (ProblemException refused) {
+            return false;
+        }
+    }
+}
