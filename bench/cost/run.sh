@@ -63,6 +63,8 @@ fi
 BACKEND=$(free_port)
 BODY='{"id":"c","choices":[{"message":{"content":"ok"}}],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}'
 mkdir -p "$WORK/gz" && printf '%s' "$BODY" | gzip -9 >"$WORK/gz/body.json.gz"
+# nginx's workers (nobody, when started as root) read the file: the folders on its way must let them through
+chmod o+x "$WORK" && chmod o+rx "$WORK/gz" && chmod o+r "$WORK/gz/body.json.gz"
 nginx_conf backend "server { listen 127.0.0.1:$BACKEND;
   location /gzip/ { default_type application/json; add_header Content-Encoding gzip; root $WORK/gz;
     try_files /body.json.gz =404; }
