@@ -3,8 +3,6 @@ package io.tollgate.rules.api;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.jboss.logging.Logger;
-
 import io.tollgate.rules.live.GatewayRegistry;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -15,15 +13,13 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * What every request passes through before any endpoint, on the Vert.x router so that it covers ALL
- * answers (304s, errors, health, the watch stream): the gateway registry (who called, the rules version a poll
- * of the rules was answered, and the management address of a call whose admin token is accepted), and the
+ * answers (304s, errors, health, the watch stream): the gateway registry (who called with a gateway or admin token,
+ * as {@link ApiGuard} found, the rules version a poll of the rules was answered, and its management address), and the
  * 64 KiB body limit for bodies that announce their length (all but the bulk import's, which
  * {@link ClientImportRoute} bounds).
  */
 @ApplicationScoped
 class HttpEdge {
-
-    private static final Logger LOG = Logger.getLogger(HttpEdge.class);
 
     /** The largest rule or rule set body accepted. */
     static final long MAX_BODY_BYTES = 64 * 1024;
@@ -31,12 +27,10 @@ class HttpEdge {
     private static final String RULES = "/api/v1/rules";
 
     private final GatewayRegistry gateways;
-    private final AdminTokens tokens;
     private final ProblemMappers problems;
 
-    HttpEdge(GatewayRegistry gateways, AdminTokens tokens, ProblemMappers problems) {
+    HttpEdge(GatewayRegistry gateways, ProblemMappers problems) {
         this.gateways = gateways;
-        this.tokens = tokens;
         this.problems = problems;
     }
 
@@ -47,9 +41,12 @@ class HttpEdge {
 
     private void countGateways(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        String id = request.getHeader(Headers.GATEWAY);
-        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-        gateways.seen(id, trustedAdminUrl(request.getHeader(Headers.GATEWAY_ADMIN), request), authorization);
+        Caller caller = Caller.of(ctx);
+        // a Tollgate-Gateway header counts only on a call whose gateway or admin token the guard accepted
+        String id = caller != null && caller.mayRegister() ? request.getHeader(Headers.GATEWAY) : null;
+        if (id != null) {
+            gateways.seen(id, request.getHeader(Headers.GATEWAY_ADMIN), request.getHeader(HttpHeaders.AUTHORIZATION));
+        }
         boolean pollOfRules = id != null && request.method() == HttpMethod.GET && RULES.equals(request.path());
         ctx.addHeadersEndHandler(v -> {
             HttpServerResponse response = ctx.response();
@@ -59,24 +56,6 @@ class HttpEdge {
             response.putHeader(Headers.GATEWAYS, Integer.toString(gateways.live()));
         });
         ctx.next();
-    }
-
-    /**
-     * The management address a gateway gives, if the call's admin token is accepted; null otherwise, so nobody
-     * can point this service at a URL of their choice. A wrong token does not fail the call: reads are open.
-     */
-    private String trustedAdminUrl(String adminUrl, HttpServerRequest request) {
-        if (adminUrl == null) {
-            return null;
-        }
-        try {
-            // the request itself, not the request-scoped one: this route runs before any request context is active
-            tokens.actorFor(request);
-            return adminUrl;
-        } catch (ProblemException refused) {
-            LOG.debugf("a gateway's management address not taken: %s", refused.getMessage());
-            return null;
-        }
     }
 
     private void limitBody(RoutingContext ctx) {

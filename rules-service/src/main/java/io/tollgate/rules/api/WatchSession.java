@@ -42,8 +42,11 @@ final class WatchSession {
     };
     private long timerId = -1;
     private Vertx vertx;
+    private final Runnable release;
 
-    WatchSession(HttpServerResponse response, Context context, RuleStore store, ObjectMapper mapper, long since) {
+    WatchSession(HttpServerResponse response, Context context, RuleStore store, ObjectMapper mapper, long since,
+            Runnable release) {
+        this.release = release;
         this.response = response;
         this.context = context;
         this.store = store;
@@ -145,6 +148,7 @@ final class WatchSession {
             return;
         }
         closed = true;
+        release.run();
         unsubscribe.run();
         unsubscribeDirectory.run();
         if (timerId >= 0) {

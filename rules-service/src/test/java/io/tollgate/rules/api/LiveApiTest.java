@@ -4,10 +4,12 @@ import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Api.version;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
@@ -20,6 +22,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
+import io.tollgate.rules.Api;
 import io.tollgate.rules.TestDatabase;
 
 /**
@@ -55,19 +58,23 @@ class LiveApiTest {
         gateway(id).body("admin_url", is(address)).body("rules_version", is((int) current)).body("live", is(true))
                 .body("last_seen", notNullValue());
         // a later poll answered 304 holds the same version; without the address header the address stays
-        given().header("Tollgate-Gateway", id).header("If-None-Match", "\"" + current + "\"").get("/api/v1/rules")
+        given().header("Authorization", Api.GATEWAY).header("Tollgate-Gateway", id)
+                .header("If-None-Match", "\"" + current + "\"").get("/api/v1/rules")
                 .then().statusCode(304);
         gateway(id).body("admin_url", is(address)).body("rules_version", is((int) current));
     }
 
     @Test
-    void aPollWithAWrongTokenOrNoneRegistersNoAddressButIsAnswered() {
+    void aPollWithoutAGatewayOrAdminTokenRegistersNothing() {
         String id = id("gw-untrusted");
         given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://10.9.9.9:9000")
-                .header("Authorization", "Bearer guessed").get("/api/v1/rules").then().statusCode(200);
+                .header("Authorization", "Bearer guessed").get("/api/v1/rules").then().statusCode(403);
         given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://10.9.9.9:9000")
+                .get("/api/v1/rules").then().statusCode(401);
+        // a read token is answered, yet counts for nothing: only gateways and admins register
+        reading().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://10.9.9.9:9000")
                 .get("/api/v1/rules").then().statusCode(200);
-        gateway(id).body("admin_url", nullValue()).body("live", is(true));
+        as(ADMIN).get("/api/v1/gateways").then().statusCode(200).body("gateways.id", not(hasItem(id)));
         // a trusted address that is not an http(s) URL is not taken either
         given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "file:///etc/passwd")
                 .header("Authorization", ADMIN).get("/api/v1/rules").then().statusCode(200);

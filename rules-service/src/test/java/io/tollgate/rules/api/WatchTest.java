@@ -1,9 +1,9 @@
 package io.tollgate.rules.api;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Api.rule;
 import static io.tollgate.rules.Api.version;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +31,7 @@ class WatchTest {
     void aWriteReachesAWatcherWithinOneSecond() {
         try (SseClient watch = SseClient.open("/api/v1/rules/watch")) {
             await().atMost(Duration.ofSeconds(5)).until(() -> !watch.comments().isEmpty());
-            given().get("/api/v1/rules").then().statusCode(200); // warm the HTTP client: measure the stream
+            reading().get("/api/v1/rules").then().statusCode(200); // warm the HTTP client: measure the stream
             String id = id("watched");
 
             long writtenAt = System.nanoTime();
@@ -78,7 +78,7 @@ class WatchTest {
 
     @Test
     void badSinceIs400() {
-        given().get("/api/v1/rules/watch?since=yesterday").then().statusCode(400)
+        reading().get("/api/v1/rules/watch?since=yesterday").then().statusCode(400)
                 .contentType("application/problem+json");
     }
 }
