@@ -1,6 +1,5 @@
 package io.tollgate.rules.api;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.reading;
@@ -136,7 +135,7 @@ class DirectoryFeedTest {
     }
 
     private DirectoryChanges page(long since, Integer limit) {
-        var request = given().queryParam("since", since);
+        var request = reading().queryParam("since", since);
         if (limit != null) {
             request.queryParam("limit", limit);
         }
