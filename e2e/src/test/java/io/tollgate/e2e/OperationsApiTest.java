@@ -132,14 +132,15 @@ class OperationsApiTest {
     }
 
     @Test
-    void aPollWithAWrongTokenGivesNoAddress() {
+    void aPollWithAWrongTokenOrNoneRegistersNothing() {
         String rules = stack.rulesService().url("/api/v1/rules");
         Http.get(rules, Map.of("Tollgate-Gateway", "ops-impostor", "Tollgate-Gateway-Admin", "http://127.0.0.1:1",
                 "Authorization", "Bearer guessed"));
         Http.get(rules, Map.of("Tollgate-Gateway", "ops-anonymous", "Tollgate-Gateway-Admin", "http://127.0.0.1:1"));
         JsonNode gateways = api("/api/v1/gateways").path("gateways");
-        assertThat(find(gateways, "ops-impostor").path("admin_url").isNull()).isTrue();
-        assertThat(find(gateways, "ops-anonymous").path("admin_url").isNull()).isTrue();
+        List<String> ids = new java.util.ArrayList<>();
+        gateways.forEach(g -> ids.add(g.path("id").asText()));
+        assertThat(ids).doesNotContain("ops-impostor", "ops-anonymous");
     }
 
     @Test
