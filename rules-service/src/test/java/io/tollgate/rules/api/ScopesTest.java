@@ -186,6 +186,16 @@ class ScopesTest {
     }
 
     @Test
+    void onlyAnAdminTokenOpensTheConsole() {
+        for (String token : List.of("test-read-token", "test-gateway-token")) {
+            given().redirects().follow(false).contentType("application/x-www-form-urlencoded").formParam("token", token)
+                    .post("/console/login").then().statusCode(403).header("Set-Cookie", org.hamcrest.Matchers.nullValue());
+        }
+        given().redirects().follow(false).contentType("application/x-www-form-urlencoded")
+                .formParam("token", "test-alice-token").post("/console/login").then().statusCode(303);
+    }
+
+    @Test
     void theBearerSchemeIsCaseInsensitive() {
         given().header("Authorization", "bearer test-read-token").get("/api/v1/rules").then().statusCode(200);
         given().header("Authorization", "BEARER test-admin-token").get("/api/v1/gateways").then().statusCode(200);
