@@ -7,6 +7,7 @@ import jakarta.enterprise.event.Observes;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.store.DirectoryFeed;
@@ -43,6 +44,7 @@ class WatchRoute {
     private final Vertx vertx;
     private final Duration heartbeat;
     private final WatchSlots slots;
+    private final SharedReads reads;
 
     WatchRoute(RuleStore store, DirectoryFeed directory, RuleChanges changes, ObjectMapper mapper,
             ProblemMappers problems, Vertx vertx, RulesConfig config, MeterRegistry meters) {
@@ -54,6 +56,10 @@ class WatchRoute {
         this.vertx = vertx;
         this.heartbeat = config.watch().heartbeat();
         this.slots = new WatchSlots(config.watch().maxStreams());
+        this.reads = new SharedReads(store);
+        FunctionCounter.builder("tollgate.rules.watch.reads", reads, SharedReads::started)
+                .description("PostgreSQL reads of the watch streams, each shared by the streams at one position")
+                .register(meters);
         meters.gauge("tollgate.rules.watch.streams", slots, WatchSlots::open);
         meters.gauge("tollgate.rules.watchers", changes, RuleChanges::listenerCount);
         meters.gauge("tollgate.rules.listening", changes, c -> c.listening() ? 1 : 0);
@@ -109,7 +115,7 @@ class WatchRoute {
         Context context = vertx.getOrCreateContext();
         // the directory's seq now: a change committed after it is announced by an event
         directory.seq().subscribe().with(seq -> context.runOnContext(v -> {
-            WatchSession session = new WatchSession(ctx.response(), context, store, mapper, since, release);
+            WatchSession session = new WatchSession(ctx.response(), context, reads, mapper, since, release);
             session.start(vertx, changes, heartbeat, new DirectoryEvents(directory, seq, context, session::write));
         }), failure -> {
             release.run();

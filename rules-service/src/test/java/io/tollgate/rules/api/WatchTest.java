@@ -51,6 +51,34 @@ class WatchTest {
     }
 
     @Test
+    void streamsAtOnePositionShareTheirReads() {
+        int streams = 8;
+        java.util.List<SseClient> watches = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < streams; i++) {
+                SseClient watch = SseClient.open("/api/v1/rules/watch");
+                watches.add(watch);
+                await().atMost(Duration.ofSeconds(5)).until(() -> !watch.comments().isEmpty());
+            }
+            double before = watchReads();
+            String etag = as(ADMIN).body(rule(id("shared"), 1)).post("/api/v1/rules").header("ETag");
+            long version = Long.parseLong(etag.replace("\"", ""));
+            await().atMost(Duration.ofSeconds(5)).until(
+                    () -> watches.stream().allMatch(w -> w.events().stream().anyMatch(e -> e.id() == version)));
+            // one read per position, not one per stream (a stream poked after a read began takes one of its own)
+            assertThat(watchReads() - before).isLessThan(streams / 2.0);
+        } finally {
+            watches.forEach(SseClient::close);
+        }
+    }
+
+    private static double watchReads() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^tollgate_rules_watch_reads_total ([0-9.E]+)$")
+                .matcher(io.tollgate.rules.Api.management().get("/q/metrics").asString());
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
+    }
+
+    @Test
     void reconnectingWithSinceReplaysWhatWasMissed() {
         long since = version();
         String id = id("missed");
