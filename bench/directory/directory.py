@@ -4,7 +4,7 @@
   generate CLIENTS TENANTS OUT   write OUT (NDJSON, one client with its key per line: tenant, plan, label, some
                                  overrides) and OUT.tenants (one tenant id per line)
   put-tenants BASE TOKEN FILE    PUT /api/v1/tenants/{id} for every id of FILE over one keep-alive connection
-  read-all BASE LIMIT            GET /api/v1/directory?since=0&limit=LIMIT page after page until more is false;
+  read-all BASE TOKEN LIMIT      GET /api/v1/directory?since=0&limit=LIMIT page after page until more is false;
                                  prints "pages entries seconds last-seq"
 """
 import http.client
@@ -62,12 +62,13 @@ def put_tenants(base, token, path):
 HEAD = re.compile(rb'^\{"seq":(\d+),"more":(true|false)')
 
 
-def read_all(base, limit):
+def read_all(base, token, limit):
     conn = connection(base)
     since, pages, entries = 0, 0, 0
     start = time.monotonic()
     while True:
-        conn.request("GET", "/api/v1/directory?since=%d&limit=%d" % (since, limit))
+        conn.request("GET", "/api/v1/directory?since=%d&limit=%d" % (since, limit),
+                     headers={"Authorization": "Bearer " + token})
         answer = conn.getresponse()
         body = answer.read()
         if answer.status != 200:
@@ -88,6 +89,6 @@ if __name__ == "__main__":
     elif command == "put-tenants":
         put_tenants(sys.argv[2], sys.argv[3], sys.argv[4])
     elif command == "read-all":
-        read_all(sys.argv[2], int(sys.argv[3]))
+        read_all(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
         sys.exit(__doc__)

@@ -76,7 +76,7 @@ DRY=$(run_import "?dry_run=true")
 IMPORT=$(run_import "")
 AGAIN=$(run_import "")
 echo "reading the whole directory" >&2
-read -r PAGES ENTRIES READ_SECONDS LAST_SEQ <<<"$(python3 "$HELPER" read-all "$BASE" "$PAGE")"
+read -r PAGES ENTRIES READ_SECONDS LAST_SEQ <<<"$(python3 "$HELPER" read-all "$BASE" "$TOKEN" "$PAGE")"
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 RSS_KB=$(ps -o rss= -p "$RULES_PID" | tr -d ' ')
 STEPS=$(grep -o 'client import by .*' "$WORK/service.log" | sed 's/^/    /')

@@ -39,8 +39,8 @@ for i in $(seq 1 20); do
     -d "{\"id\":\"bench.r$i\",\"match\":{\"path\":\"/svc$i/**\"},\"key\":\"api_key\",\"limit\":100,\"period\":\"1m\"}" \
     "$BASE/api/v1/rules"
 done
-ETAG=$(curl -fsI "$BASE/api/v1/rules" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
-STATUS=$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $ETAG" "$BASE/api/v1/rules")
+ETAG=$(curl -fsI -H "Authorization: Bearer $TOKEN" "$BASE/api/v1/rules" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
+STATUS=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" -H "If-None-Match: $ETAG" "$BASE/api/v1/rules")
 [ "$STATUS" = 304 ] || { echo "expected 304 for If-None-Match $ETAG, got $STATUS" >&2; exit 1; }
 
 run() { # $1 = label, rest = wrk arguments; prints requests/s
@@ -52,7 +52,7 @@ run() { # $1 = label, rest = wrk arguments; prints requests/s
 }
 
 # warm-up (JIT), not reported
-wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -H "If-None-Match: $ETAG" -H 'Tollgate-Gateway: bench' "$BASE/api/v1/rules" >/dev/null
+wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -H "Authorization: Bearer $TOKEN" -H "If-None-Match: $ETAG" -H 'Tollgate-Gateway: bench' "$BASE/api/v1/rules" >/dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d5s "$MANAGEMENT/q/health/live" >/dev/null
 
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  host: $(nproc) cores  wrk -t$THREADS -c$CONNECTIONS -d$DURATION  rules: 20, version ${ETAG}"
@@ -61,7 +61,7 @@ echo "| round | GET /api/v1/rules 304 (req/s) | GET /q/health/live (req/s) | rat
 echo "|---|---|---|---|"
 SUM304=0; SUMLIVE=0
 for round in $(seq 1 "$ROUNDS"); do
-  r304=$(run conditional -H "If-None-Match: $ETAG" -H 'Tollgate-Gateway: bench' "$BASE/api/v1/rules")
+  r304=$(run conditional -H "Authorization: Bearer $TOKEN" -H "If-None-Match: $ETAG" -H 'Tollgate-Gateway: bench' "$BASE/api/v1/rules")
   rlive=$(run live "$MANAGEMENT/q/health/live")
   ratio=$(awk -v a="$r304" -v b="$rlive" 'BEGIN{printf "%.2f", a/b}')
   echo "| $round | $r304 | $rlive | $ratio |"

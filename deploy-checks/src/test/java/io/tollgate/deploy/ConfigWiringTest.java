@@ -50,8 +50,8 @@ class ConfigWiringTest {
                 "tollgate.rules.url", "tollgate.rules.poll-interval", "tollgate.rules.snapshot", "tollgate.store.timeout",
                 "tollgate.store.type", "tollgate.gateway.api-key-header", "tollgate.gateway.trusted-proxies");
         assertThat(RULES.properties()).contains("tollgate.admin.token", "tollgate.gateways.live-window");
-        assertThat(GATEWAY.properties()).contains("tollgate.admin.token", "tollgate.admin.tokens.*",
-                "tollgate.admin.top.window");
+        assertThat(GATEWAY.properties()).contains("tollgate.admin.token", "tollgate.admin.tokens.*.token",
+                "tollgate.admin.tokens.*.scope", "tollgate.rules.token", "tollgate.admin.top.window");
         assertThat(GATEWAY.readsEnv("TOLLGATE_GATEWAY_ROUTES_BILLING_URL")).isTrue();
         assertThat(GATEWAY.readsEnv("TOLLGATE_GATEWAY_UPSTREAMS")).isFalse();
     }

@@ -205,8 +205,8 @@ class ClientsAndPlansTest {
                 stack.rulesService() == null
                         ? ""
                         : io.tollgate.e2e.support.Http
-                                .get(stack.rulesService().url("/api/v1/clients/" + secret + "/history"), Map.of()).body(),
-                io.tollgate.e2e.support.Http.get(stack.rulesService().url("/api/v1/clients"), Map.of()).body());
+                                .get(stack.rulesService().url("/api/v1/clients/" + secret + "/history"), Stack.ADMIN).body(),
+                io.tollgate.e2e.support.Http.get(stack.rulesService().url("/api/v1/clients"), Stack.ADMIN).body());
         assertThat(answers).allSatisfy(body -> assertThat(body).doesNotContain(secret));
         assertThat(answers.get(0)).contains("secret holder");
         assertThat(stack.rulesService().logText()).doesNotContain(secret);

@@ -223,7 +223,7 @@ class ConsoleTest {
         stack.putRule("import.gone", Rules.perApiKey("import.gone", "/gone/**", 5, "1m", "closed"));
         stack.putRule("import.changed", Rules.perApiKey("import.changed", "/changed/**", 5, "1m", "closed"));
         // the set as it is, less one rule, with one changed and one added: an import replaces the whole set
-        ArrayNode rules = (ArrayNode) json(Http.get(stack.rulesService().url("/api/v1/rules"), Map.of())).path("rules");
+        ArrayNode rules = (ArrayNode) json(Http.get(stack.rulesService().url("/api/v1/rules"), Stack.ADMIN)).path("rules");
         ArrayNode next = JSON.createArrayNode();
         for (JsonNode rule : rules) {
             String id = rule.path("id").asText();
@@ -469,7 +469,7 @@ class ConsoleTest {
     }
 
     private static HttpResponse<String> rule(String id) {
-        return Http.get(stack.rulesService().url("/api/v1/rules/" + id), Map.of());
+        return Http.get(stack.rulesService().url("/api/v1/rules/" + id), Stack.ADMIN);
     }
 
     /** What gateway 1's own explain says of rule {@code ruleId} for a GET of {@code path} with {@code key}. */

@@ -140,7 +140,7 @@ class FailureModesTest {
     }
 
     private static int liveGateways() {
-        return Integer.parseInt(Http.get(stack.rulesService().url("/api/v1/rules"), Map.of())
+        return Integer.parseInt(Http.get(stack.rulesService().url("/api/v1/rules"), Stack.ADMIN)
                 .headers().firstValue("Tollgate-Gateways").orElse("-1"));
     }
 }

@@ -17,6 +17,10 @@ public final class Api {
     public static final String ADMIN = "Bearer test-admin-token";
     public static final String ALICE = "Bearer test-alice-token";
     public static final String BOB = "Bearer test-bob-token";
+    /** A token of the read scope: every GET, nothing written. */
+    public static final String READ = "Bearer test-read-token";
+    /** A token of the gateway scope: the rules, their watch stream and the directory. */
+    public static final String GATEWAY = "Bearer test-gateway-token";
 
     private Api() {
     }
@@ -43,9 +47,19 @@ public final class Api {
         return given().header("Authorization", bearer).contentType(ContentType.JSON);
     }
 
+    /** A request that reads with the read-scope token. */
+    public static RequestSpecification reading() {
+        return given().header("Authorization", READ);
+    }
+
+    /** A request that reads with the gateway-scope token, as a gateway polls. */
+    public static RequestSpecification polling() {
+        return given().header("Authorization", GATEWAY);
+    }
+
     /** The current global version, read from the ETag of GET /rules. */
     public static long version() {
-        Response r = given().get("/api/v1/rules");
+        Response r = reading().get("/api/v1/rules");
         return Long.parseLong(r.header("ETag").replace("\"", ""));
     }
 

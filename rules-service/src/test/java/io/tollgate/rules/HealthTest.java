@@ -33,7 +33,8 @@ class HealthTest {
 
     @Test
     void prometheusMetrics() {
-        given().header("Tollgate-Gateway", "metrics-gw").get("/api/v1/rules").then().statusCode(200);
+        given().header("Authorization", Api.GATEWAY).header("Tollgate-Gateway", "metrics-gw").get("/api/v1/rules").then()
+                .statusCode(200);
         management().when()
                 .get("/q/metrics")
                 .then()

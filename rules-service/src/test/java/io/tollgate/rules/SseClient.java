@@ -23,7 +23,12 @@ public final class SseClient implements AutoCloseable {
     private final CompletableFuture<HttpResponse<Void>> response;
 
     private SseClient(URI uri, String lastEventId) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream");
+        this(uri, lastEventId, Api.READ);
+    }
+
+    private SseClient(URI uri, String lastEventId, String authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream")
+                .header("Authorization", authorization);
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }
@@ -39,6 +44,11 @@ public final class SseClient implements AutoCloseable {
     /** Opens {@code path} with a {@code Last-Event-ID} header. */
     public static SseClient open(String path, String lastEventId) {
         return new SseClient(URI.create("http://localhost:" + RestAssured.port + path), lastEventId);
+    }
+
+    /** Opens {@code path} with {@code authorization} (e.g. {@code Bearer <token>}). */
+    public static SseClient openAs(String path, String authorization) {
+        return new SseClient(URI.create("http://localhost:" + RestAssured.port + path), null, authorization);
     }
 
     public List<Event> events() {

@@ -38,7 +38,7 @@ public final class Directory {
 
     /** The client's entry as the service answers it (404 when there is none). */
     public HttpResponse<String> client(String apiKey) {
-        return Http.get(stack.rulesService().url("/api/v1/clients/" + encode(apiKey)), Map.of());
+        return Http.get(stack.rulesService().url("/api/v1/clients/" + encode(apiKey)), Stack.ADMIN);
     }
 
     /**

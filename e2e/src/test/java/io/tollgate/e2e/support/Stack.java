@@ -20,6 +20,8 @@ import io.tollgate.counter.testing.RedisCluster;
 public final class Stack implements AutoCloseable {
 
     public static final String ADMIN_TOKEN = "e2e-admin-token";
+    /** The header that reads and writes with {@link #ADMIN_TOKEN}: every call of the rules service needs a token. */
+    public static final Map<String, String> ADMIN = Map.of("Authorization", "Bearer " + ADMIN_TOKEN);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final RedisCluster redis;
@@ -117,7 +119,7 @@ public final class Stack implements AutoCloseable {
 
     /** The rules service's current version. */
     public long rulesVersion() {
-        return json(Http.get(rules.url("/api/v1/rules"), Map.of()).body()).path("version").asLong();
+        return json(Http.get(rules.url("/api/v1/rules"), ADMIN).body()).path("version").asLong();
     }
 
     /** One request through gateway {@code index} (0-based) with an API key. */

@@ -6,16 +6,34 @@ import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.tollgate.rules.domain.Scope;
 
 /** The operations on the management interface ({@code quarkus.management.port}) and who may call them. */
 @ConfigMapping(prefix = "tollgate.admin")
 public interface AdminConfig {
 
-    /** The bearer token of the actor {@code admin} (env {@code TOLLGATE_ADMIN_TOKEN}); unset: no such actor. */
+    /**
+     * The {@code admin}-scope bearer token of the actor {@code admin} (env {@code TOLLGATE_ADMIN_TOKEN}); unset: no
+     * such actor.
+     */
     Optional<String> token();
 
-    /** Further named tokens, {@code tollgate.admin.tokens."alice"=...}; the name is the actor in the log. */
-    Map<String, String> tokens();
+    /**
+     * Further named tokens, {@code tollgate.admin.tokens."alice".token=...} with
+     * {@code tollgate.admin.tokens."alice".scope=admin|read|gateway}; the name is the actor in the log. Here
+     * {@code read} calls the GETs (explain, top), {@code admin} every operation, {@code gateway} none.
+     */
+    Map<String, NamedToken> tokens();
+
+    /** One named token. */
+    interface NamedToken {
+
+        /** The secret presented as {@code Authorization: Bearer <token>}. */
+        String token();
+
+        /** What it may do: {@code admin}, {@code read} or {@code gateway}. */
+        Scope scope();
+    }
 
     /** How many wrong tokens a client address may present before its tokens go unread for a while. */
     WrongTokens wrongTokens();

@@ -1,29 +1,43 @@
 package io.tollgate.gateway.admin;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.rules.domain.AdminTokenCheck;
+import io.tollgate.rules.domain.Scope;
 
 /**
  * Who may call the operations: {@code Authorization: Bearer <token>} against {@code tollgate.admin.token} (actor
- * {@code admin}) and the named {@code tollgate.admin.tokens}. Tokens are compared and wrong guesses throttled per
- * client address by {@link AdminTokenCheck}, as the rules service checks its writes; tokens are never logged.
+ * {@code admin}, scope {@code admin}), the named, scoped {@code tollgate.admin.tokens}, and the token this gateway
+ * gives the rules service ({@code tollgate.rules.token}, actor {@value #RULES_SERVICE}, scope {@code read}), with
+ * which the rules service's live view and explain reach this gateway. Tokens are compared and wrong guesses
+ * throttled per client address by {@link AdminTokenCheck}, as the rules service checks its own; tokens are never
+ * logged.
  */
 @ApplicationScoped
 class AdminTokens {
 
+    /** The actor of {@code tollgate.rules.token} here. */
+    static final String RULES_SERVICE = "rules-service";
     private static final Logger LOG = Logger.getLogger(AdminTokens.class);
-    private static final String BEARER = "Bearer ";
 
     private final AdminTokenCheck check;
     private final Counter throttled;
 
-    AdminTokens(AdminConfig config, MeterRegistry meters) {
-        this.check = AdminTokenCheck.configured(config.token(), config.tokens(), config.wrongTokens().limit(),
+    AdminTokens(AdminConfig config, GatewayConfig gateway, MeterRegistry meters) {
+        Map<String, AdminTokenCheck.Token> named = new LinkedHashMap<>();
+        config.tokens().forEach((name, t) -> named.put(name, new AdminTokenCheck.Token(t.token(), t.scope())));
+        Optional<String> rulesToken = gateway.rules().token().filter(t -> !t.equals(config.token().orElse(null)));
+        rulesToken.ifPresent(t -> named.putIfAbsent(RULES_SERVICE, new AdminTokenCheck.Token(t, Scope.READ)));
+        this.check = AdminTokenCheck.configured(config.token(), named, config.wrongTokens().limit(),
                 config.wrongTokens().period());
         this.throttled = Counter.builder("tollgate.admin.throttled")
                 .description("admin tokens refused unread: their address had presented too many wrong ones")
@@ -31,21 +45,16 @@ class AdminTokens {
         if (check.actors().isEmpty()) {
             LOG.warn("no tollgate.admin.token (TOLLGATE_ADMIN_TOKEN) configured: every operation will be refused");
         } else {
-            LOG.infof("operations open to %s", check.actors());
+            LOG.infof("operations open to (actor=scope) %s", check.actors());
         }
     }
 
-    /** Whether {@code authorization} carries a bearer token at all. */
-    static boolean bearer(String authorization) {
-        return authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length());
-    }
-
     /**
-     * Checks the token a bearer {@code authorization} header carries, presented from {@code address}. A refusal
-     * unread is counted; an address that has just spent its allowance of wrong tokens is logged.
+     * Checks {@code token}, presented from {@code address}. A refusal unread is counted; an address that has just
+     * spent its allowance of wrong tokens is logged.
      */
-    AdminTokenCheck.Verdict check(String authorization, String address) {
-        AdminTokenCheck.Verdict verdict = check.check(authorization.substring(BEARER.length()).trim(), address);
+    AdminTokenCheck.Verdict check(String token, String address) {
+        AdminTokenCheck.Verdict verdict = check.check(token, address);
         if (verdict.throttled()) {
             throttled.increment();
         } else if (verdict.justThrottled()) {

@@ -54,7 +54,8 @@ class BucketsRoute {
         if (ruleId == null || ruleId.isEmpty()) {
             errors.add(DescribedRequest.error("rule", ruleId, "required: the id of a rule"));
         }
-        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), false, errors);
+        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), ctx.request().getHeader(keys.apiKeyHeader()), false,
+                errors);
         if (!errors.isEmpty()) {
             DescribedRequest.refuse(ctx, errors);
             return;

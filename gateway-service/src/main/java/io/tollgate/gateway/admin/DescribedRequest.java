@@ -16,7 +16,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * A request described in the query of an operation rather than received: {@code method}, {@code path},
- * {@code api_key}, {@code ip} (the client address, as the gateway would resolve it) and {@code header.<Name>=}
+ * the API key (in the header the gateway counts it by, e.g. {@code X-API-Key}, or {@code api_key=}), {@code ip} (the client
+ * address, as the gateway would resolve it) and {@code header.<Name>=}
  * for any header. Read as a request would be: the client key of each rule comes from the same
  * {@link KeyResolver}.
  */
@@ -42,10 +43,12 @@ final class DescribedRequest {
     }
 
     /**
-     * The request the parameters describe; {@code needPath}: the path is required (it picks the rules). Each bad
-     * parameter is added to {@code errors} (null is returned then).
+     * The request the parameters describe; {@code headerApiKey}: the API key the operation's own request carries in
+     * the header the gateway counts API keys by, which is taken before {@code api_key=} so that keys stay out of
+     * URLs and access logs; {@code needPath}: the path is required (it picks the rules). Each bad parameter is
+     * added to {@code errors} (null is returned then).
      */
-    static DescribedRequest read(MultiMap params, boolean needPath, JsonArray errors) {
+    static DescribedRequest read(MultiMap params, String headerApiKey, boolean needPath, JsonArray errors) {
         String method = params.get("method") == null ? "GET" : params.get("method").toUpperCase(Locale.ROOT);
         if (!METHOD.matcher(method).matches()) {
             errors.add(error("method", params.get("method"), "must be an HTTP method, such as GET or POST"));
@@ -69,10 +72,14 @@ final class DescribedRequest {
                 errors.add(error(name, null, "must be at most " + MAX_VALUE + " characters"));
             }
         }
+        if (headerApiKey != null && headerApiKey.length() > MAX_VALUE) {
+            errors.add(error("api key header", null, "must be at most " + MAX_VALUE + " characters"));
+        }
         if (!errors.isEmpty()) {
             return null;
         }
-        return new DescribedRequest(method, path, params.get("api_key"), params.get("ip"), headers);
+        String apiKey = headerApiKey != null ? headerApiKey : params.get("api_key");
+        return new DescribedRequest(method, path, apiKey, params.get("ip"), headers);
     }
 
     /** The client key {@code spec} reads from this request, or empty when the request lacks it. */

@@ -58,7 +58,8 @@ class ExplainRoute {
 
     private void answer(RoutingContext ctx) {
         JsonArray errors = new JsonArray();
-        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), true, errors);
+        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), ctx.request().getHeader(keys.apiKeyHeader()), true,
+                errors);
         if (request == null) {
             DescribedRequest.refuse(ctx, errors);
             return;

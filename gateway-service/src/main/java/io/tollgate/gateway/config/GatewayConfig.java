@@ -121,6 +121,13 @@ public interface GatewayConfig {
         @WithDefault("http://127.0.0.1:8081")
         URI url();
 
+        /**
+         * The bearer token the gateway presents to the rules service for its polls, watch stream and directory
+         * (env {@code TOLLGATE_RULES_TOKEN}), a {@code gateway}-scope token there; unset: {@code tollgate.admin.token}.
+         * The rules service reaches this gateway's operations with it too, where it reads and writes nothing.
+         */
+        Optional<String> token();
+
         /** How often the gateway asks for a new rule set (with {@code If-None-Match}). */
         @WithDefault("30s")
         Duration pollInterval();

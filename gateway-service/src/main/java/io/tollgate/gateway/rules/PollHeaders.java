@@ -18,9 +18,10 @@ import io.vertx.core.http.RequestOptions;
 
 /**
  * What every call to the rules service says about the gateway making it: its id ({@value #GATEWAY}), where its
- * management interface is ({@value #GATEWAY_ADMIN}), and, when {@code tollgate.admin.token} is set, that token
- * ({@code Authorization: Bearer}), without which the rules service does not take the address: nobody else can
- * point it at a URL of their choice. The rules service calls the address with the same token for its live view.
+ * management interface is ({@value #GATEWAY_ADMIN}), and its token ({@code Authorization: Bearer}):
+ * {@code tollgate.rules.token}, else {@code tollgate.admin.token}. Without a gateway or admin token the rules
+ * service answers nothing and neither counts the gateway nor takes its address. The rules service calls the
+ * address with the same token for its live view.
  */
 @ApplicationScoped
 class PollHeaders {
@@ -42,7 +43,9 @@ class PollHeaders {
         this.instanceId = config.gateway().instanceId()
                 .orElseGet(() -> ManagementFactory.getRuntimeMXBean().getName());
         this.configuredAdminUrl = config.gateway().adminUrl().map(PollHeaders::withoutTrailingSlash);
-        this.authorization = admin.token().filter(t -> !t.isBlank()).map(t -> "Bearer " + t);
+        this.authorization = config.rules().token().filter(t -> !t.isBlank())
+                .or(() -> admin.token().filter(t -> !t.isBlank()))
+                .map(t -> "Bearer " + t);
         this.server = server;
         this.managementHost = Loopback.hostFor(ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.management.host", String.class).orElse("0.0.0.0"));

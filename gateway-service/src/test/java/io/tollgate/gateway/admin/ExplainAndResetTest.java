@@ -8,6 +8,7 @@ import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.is;
 
 import java.util.UUID;
 
@@ -19,7 +20,9 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.tollgate.gateway.support.DirectoryControl;
+import io.tollgate.gateway.support.GatewayControl;
 import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.RawHttp;
 import io.tollgate.rules.domain.ClientDigest;
 
 /**
@@ -134,9 +137,50 @@ class ExplainAndResetTest {
     }
 
     @Test
-    void operationsNeedTheAdminToken() {
+    void operationsNeedATokenWhoseScopeCoversThem() {
         management().get("/tollgate/explain?path=/ex/1").then().statusCode(401);
         management().delete("/tollgate/buckets?rule=ex.key&api_key=" + pro).then().statusCode(401);
+        management().header("Authorization", "Bearer guessed").get("/tollgate/explain?path=/ex/1").then()
+                .statusCode(403).body("type", is("forbidden"));
+        // a read token explains and lists the top, and resets nothing
+        management().header("Authorization", GatewayControl.READ).header("X-API-Key", pro)
+                .get("/tollgate/explain?path=/ex/1").then().statusCode(200).body("rules[0].source", is("plan:pro"));
+        management().header("Authorization", GatewayControl.READ).get("/tollgate/top?rule=ex.key").then()
+                .statusCode(200);
+        management().header("Authorization", GatewayControl.READ).header("X-API-Key", pro)
+                .delete("/tollgate/buckets?rule=ex.key").then().statusCode(403).body("type", is("insufficient-scope"));
+        // a gateway token polls the rules service; here it calls nothing
+        management().header("Authorization", GatewayControl.GATEWAY_SCOPE).get("/tollgate/explain?path=/ex/1").then()
+                .statusCode(403).body("type", is("insufficient-scope"));
+        management().header("Authorization", "bearer " + "test-admin-token")
+                .get("/tollgate/explain?path=/ex/1").then().statusCode(200);
+    }
+
+    @Test
+    void everyOtherSpellingOfTheHeaderIsRefused() throws java.io.IOException {
+        int port = GatewayControl.managementPort();
+        for (String value : java.util.List.of("Bearer  " + "test-admin-token", "Basic YTpi", "Bearer",
+                "Bearer\t" + "test-admin-token")) {
+            RawHttp.Answer answer = RawHttp.exchange("127.0.0.1", port, "GET", "/tollgate/explain?path=/ex/1",
+                    java.util.List.of("Authorization: " + value));
+            assertThat(answer.status()).as(value).isEqualTo(400);
+        }
+        RawHttp.Answer two = RawHttp.exchange("127.0.0.1", port, "GET", "/tollgate/explain?path=/ex/1",
+                java.util.List.of("Authorization: " + GatewayControl.ADMIN, "Authorization: " + GatewayControl.ADMIN));
+        assertThat(two.status()).isEqualTo(400);
+    }
+
+    @Test
+    void explainAndResetTakeTheKeyFromTheHeaderItIsCountedBy() {
+        for (int i = 0; i < 3; i++) {
+            given().header("X-API-Key", pro).post("/ex/" + i).then().statusCode(200);
+        }
+        long spent = operations().header("X-API-Key", pro).get("/tollgate/explain?method=POST&path=/ex/1").then()
+                .statusCode(200).extract().jsonPath().getLong("rules[0].remaining");
+        assertThat(spent).isEqualTo(7);
+        operations().header("X-API-Key", pro).delete("/tollgate/buckets?rule=ex.key").then().statusCode(204);
+        assertThat(operations().header("X-API-Key", pro).get("/tollgate/explain?method=POST&path=/ex/1").then()
+                .statusCode(200).extract().jsonPath().getLong("rules[0].remaining")).isEqualTo(10);
     }
 
     private static JsonPath explain(String query) {

@@ -1,7 +1,6 @@
 package io.tollgate.gateway.rules;
 
 import static io.restassured.RestAssured.given;
-import static io.tollgate.gateway.support.GatewayControl.ADMIN;
 import static io.tollgate.gateway.support.GatewayControl.appliedVersion;
 import static io.tollgate.gateway.support.GatewayControl.awaitVersion;
 import static io.tollgate.gateway.support.GatewayControl.config;
@@ -25,6 +24,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import io.tollgate.gateway.support.GatewayControl;
 import io.tollgate.gateway.support.GatewayResource;
 
 /**
@@ -102,15 +102,19 @@ class RulesLoadingTest {
     }
 
     @Test
-    void pollsSayWhereTheManagementInterfaceListensWithTheAdminToken() {
+    void pollsSayWhereTheManagementInterfaceListensWithTheRulesToken() {
         long version = install("[]");
         awaitVersion(version);
         JsonPath seen = RestAssured.given().baseUri(config("tollgate.rules.url")).get("/__seen").jsonPath();
         // the port it listens on, not the configured 0 of a test; the host is quarkus.management.host's
         assertThat(seen.getString("admin")).matches("http://(localhost|127\\.0\\.0\\.1):" + managementPort());
-        assertThat(seen.getString("authorization")).isEqualTo(ADMIN);
-        RestAssured.given().baseUri(seen.getString("admin")).header("Authorization", ADMIN)
+        // the gateway polls with tollgate.rules.token, not its admin token, and got the rules it waited for
+        assertThat(seen.getString("authorization")).isEqualTo(GatewayControl.RULES);
+        // the rules service reaches the operations with that token: it reads, and writes nothing
+        RestAssured.given().baseUri(seen.getString("admin")).header("Authorization", seen.getString("authorization"))
                 .get("/tollgate/top?rule=no.such.rule").then().statusCode(404);
+        RestAssured.given().baseUri(seen.getString("admin")).header("Authorization", seen.getString("authorization"))
+                .delete("/tollgate/buckets?rule=no.such.rule&api_key=k").then().statusCode(403);
     }
 
     private static double refusedSets() {

@@ -20,6 +20,12 @@ public final class GatewayControl {
 
     /** The admin token {@link GatewayResource} configures, as an {@code Authorization} header value. */
     public static final String ADMIN = "Bearer " + GatewayResource.ADMIN_TOKEN;
+    /** The token the gateway presents to the rules service, as an {@code Authorization} header value. */
+    public static final String RULES = "Bearer " + GatewayResource.RULES_TOKEN;
+    /** A read-scope token of the gateway's operations, as an {@code Authorization} header value. */
+    public static final String READ = "Bearer " + GatewayResource.READ_TOKEN;
+    /** A gateway-scope token, which calls no operation, as an {@code Authorization} header value. */
+    public static final String GATEWAY_SCOPE = "Bearer " + GatewayResource.GATEWAY_SCOPE_TOKEN;
 
     private static final AtomicLong VERSION = new AtomicLong(100);
 

@@ -18,6 +18,12 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
 
     /** The admin bearer token of the gateway under test ({@code tollgate.admin.token}). */
     static final String ADMIN_TOKEN = "test-admin-token";
+    /** The gateway's token for the rules service ({@code tollgate.rules.token}), of the gateway scope there. */
+    static final String RULES_TOKEN = "test-gateway-token";
+    /** A named token of the read scope ({@code tollgate.admin.tokens.reader}). */
+    static final String READ_TOKEN = "test-read-token";
+    /** A named token of the gateway scope ({@code tollgate.admin.tokens.poller}): no operation here. */
+    static final String GATEWAY_SCOPE_TOKEN = "test-poller-token";
 
     private TestBackend backend;
     private TestRulesServer rules;
@@ -46,6 +52,11 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
                 config.put("tollgate.gateway.trusted-proxies", args.get("trusted-proxies"));
             }
             config.put("tollgate.admin.token", ADMIN_TOKEN);
+            config.put("tollgate.rules.token", RULES_TOKEN);
+            config.put("tollgate.admin.tokens.reader.token", READ_TOKEN);
+            config.put("tollgate.admin.tokens.reader.scope", "read");
+            config.put("tollgate.admin.tokens.poller.token", GATEWAY_SCOPE_TOKEN);
+            config.put("tollgate.admin.tokens.poller.scope", "gateway");
             // the packaged jar of an integration test runs in prod mode: its management interface would take the
             // fixed 9000; a @QuarkusTest uses quarkus.management.test-port=0 instead (GatewayControl.managementPort)
             config.put("quarkus.management.port", Integer.toString(closedPort()));

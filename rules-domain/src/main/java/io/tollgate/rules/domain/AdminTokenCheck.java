@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -38,8 +37,12 @@ import io.tollgate.counter.Policy;
  */
 public final class AdminTokenCheck {
 
-    /** The actor whose token a presentation carried. */
-    public record Verdict(String actor, boolean throttled, long retryAfterSeconds, boolean justThrottled) {
+    /** A configured token: its secret and what it may do. */
+    public record Token(String secret, Scope scope) {
+    }
+
+    /** The actor whose token a presentation carried, and that token's scope. */
+    public record Verdict(String actor, Scope scope, boolean throttled, long retryAfterSeconds, boolean justThrottled) {
 
         /** Whether the token was one of the configured ones. */
         public boolean accepted() {
@@ -48,6 +51,7 @@ public final class AdminTokenCheck {
     }
 
     private final Map<String, byte[]> digestByActor = new LinkedHashMap<>();
+    private final Map<String, Scope> scopeByActor = new LinkedHashMap<>();
     private final Policy guesses;
     private final InMemoryCounters buckets = new InMemoryCounters();
     private final LongSupplier clockMicros;
@@ -57,7 +61,7 @@ public final class AdminTokenCheck {
      * @param limit wrong tokens an address may present per {@code period} (and at once)
      * @param clockMicros Unix time in microseconds
      */
-    public AdminTokenCheck(Map<String, String> tokenByActor, long limit, Duration period, LongSupplier clockMicros) {
+    public AdminTokenCheck(Map<String, Token> tokenByActor, long limit, Duration period, LongSupplier clockMicros) {
         if (limit < 1) {
             throw new IllegalArgumentException("tollgate.admin.wrong-tokens.limit must be >= 1, was " + limit);
         }
@@ -65,8 +69,9 @@ public final class AdminTokenCheck {
             throw new IllegalArgumentException("tollgate.admin.wrong-tokens.period must be at least 1ms, was " + period);
         }
         tokenByActor.forEach((actor, token) -> {
-            if (token != null && !token.isBlank()) {
-                digestByActor.put(actor, digest(token));
+            if (token != null && token.secret() != null && !token.secret().isBlank()) {
+                digestByActor.put(actor, digest(token.secret()));
+                scopeByActor.put(actor, token.scope());
             }
         });
         this.guesses = new Policy(Algorithm.TOKEN_BUCKET, limit, period.toMillis(), limit);
@@ -77,10 +82,10 @@ public final class AdminTokenCheck {
      * The tokens as both services configure them: {@code tollgate.admin.token} (actor {@value #ADMIN}) and the
      * named {@code tollgate.admin.tokens}, throttled by {@code tollgate.admin.wrong-tokens.*} on the wall clock.
      */
-    public static AdminTokenCheck configured(Optional<String> adminToken, Map<String, String> named, long limit,
+    public static AdminTokenCheck configured(Optional<String> adminToken, Map<String, Token> named, long limit,
             Duration period) {
-        Map<String, String> tokens = new LinkedHashMap<>();
-        adminToken.ifPresent(t -> tokens.put(ADMIN, t));
+        Map<String, Token> tokens = new LinkedHashMap<>();
+        adminToken.ifPresent(t -> tokens.put(ADMIN, new Token(t, Scope.ADMIN)));
         tokens.putAll(named);
         return new AdminTokenCheck(tokens, limit, period, () -> TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()));
     }
@@ -88,9 +93,9 @@ public final class AdminTokenCheck {
     /** The actor of {@code tollgate.admin.token}. */
     public static final String ADMIN = "admin";
 
-    /** The actors that have a token. */
-    public Set<String> actors() {
-        return Collections.unmodifiableSet(digestByActor.keySet());
+    /** The actors that have a token, with its scope. */
+    public Map<String, Scope> actors() {
+        return Collections.unmodifiableMap(scopeByActor);
     }
 
     /**
@@ -101,14 +106,14 @@ public final class AdminTokenCheck {
         List<String> key = List.of("{" + addressKey(address) + "}");
         Decision spent = buckets.check(key, List.of(guesses), clockMicros.getAsLong()).get(0);
         if (!spent.allowed()) {
-            return new Verdict(null, true, Math.max(1, (spent.retryAfterMs() + 999) / 1000), false);
+            return new Verdict(null, null, true, Math.max(1, (spent.retryAfterMs() + 999) / 1000), false);
         }
         String actor = actorOf(token);
         if (actor != null) {
             buckets.settle(key, List.of(guesses), List.of(-1L), clockMicros.getAsLong());
-            return new Verdict(actor, false, 0, false);
+            return new Verdict(actor, scopeByActor.get(actor), false, 0, false);
         }
-        return new Verdict(null, false, 0, spent.remaining() == 0);
+        return new Verdict(null, null, false, 0, spent.remaining() == 0);
     }
 
     private String actorOf(String token) {

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class AdminTokenCheckTest {
 
     private final AtomicLong nowMicros = new AtomicLong(1_800_000_000_000_000L);
-    private final AdminTokenCheck tokens = new AdminTokenCheck(Map.of("admin", "right-token", "alice", "alices"), 3,
+    private final AdminTokenCheck tokens = new AdminTokenCheck(
+            Map.of("admin", admin("right-token"), "alice", new AdminTokenCheck.Token("alices", Scope.READ)), 3,
             Duration.ofMinutes(1), nowMicros::get);
 
     @Test
@@ -21,6 +22,8 @@ class AdminTokenCheckTest {
             assertThat(tokens.check("right-token", "10.0.0.1").actor()).isEqualTo("admin");
         }
         assertThat(tokens.check("alices", "10.0.0.1").actor()).isEqualTo("alice");
+        assertThat(tokens.check("alices", "10.0.0.1").scope()).isEqualTo(Scope.READ);
+        assertThat(tokens.check("right-token", "10.0.0.1").scope()).isEqualTo(Scope.ADMIN);
         assertThat(tokens.check("wrong", "10.0.0.1").accepted()).isFalse();
         assertThat(tokens.check("", "10.0.0.1").accepted()).isFalse();
         assertThat(tokens.check(null, "10.0.0.1").accepted()).isFalse();
@@ -64,12 +67,16 @@ class AdminTokenCheckTest {
 
     @Test
     void blankTokensAreNotConfiguredAndBadLimitsAreRefused() {
-        AdminTokenCheck none = new AdminTokenCheck(Map.of("admin", " "), 1, Duration.ofMinutes(1), nowMicros::get);
+        AdminTokenCheck none = new AdminTokenCheck(Map.of("admin", admin(" ")), 1, Duration.ofMinutes(1), nowMicros::get);
         assertThat(none.actors()).isEmpty();
         assertThat(none.check(" ", "10.0.0.1").accepted()).isFalse();
         assertThatThrownBy(() -> new AdminTokenCheck(Map.of(), 0, Duration.ofMinutes(1), nowMicros::get))
                 .hasMessageContaining("limit");
         assertThatThrownBy(() -> new AdminTokenCheck(Map.of(), 1, Duration.ZERO, nowMicros::get))
                 .hasMessageContaining("period");
+    }
+
+    private static AdminTokenCheck.Token admin(String secret) {
+        return new AdminTokenCheck.Token(secret, Scope.ADMIN);
     }
 }

@@ -1,5 +1,7 @@
 package io.tollgate.rules.api;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -16,23 +18,25 @@ import io.tollgate.rules.auth.SessionCookie;
 import io.tollgate.rules.auth.Sessions;
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.domain.AdminTokenCheck;
+import io.tollgate.rules.domain.BearerHeader;
+import io.tollgate.rules.domain.Scope;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Who may write: {@code Authorization: Bearer <token>} against {@code tollgate.admin.token} (actor
- * {@code admin}) and the named {@code tollgate.admin.tokens}, or, without that header, the console's session
- * cookie (the actor who logged in), which on every call but a GET or HEAD needs the session's CSRF token in
- * {@code X-CSRF-Token} too. Tokens are compared and wrong guesses throttled per client address by
- * {@link AdminTokenCheck}, as the gateway's operations check theirs; tokens are never logged.
+ * Who a call is from: {@code Authorization: Bearer <token>} against {@code tollgate.admin.token} (actor
+ * {@code admin}, scope {@code admin}) and the named, scoped {@code tollgate.admin.tokens}, or, without that header,
+ * the console's session cookie (the actor who logged in, with the {@code admin} scope), which on every call but a
+ * GET or HEAD needs the session's CSRF token in {@code X-CSRF-Token} too. Tokens are compared and wrong guesses
+ * throttled per client address by {@link AdminTokenCheck}, as the gateway's operations check theirs; tokens are
+ * never logged.
  */
 @ApplicationScoped
 public class AdminTokens {
 
     private static final Logger LOG = Logger.getLogger(AdminTokens.class);
-    private static final String BEARER = "Bearer ";
     private static final Set<HttpMethod> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD);
 
     private final AdminTokenCheck check;
@@ -44,35 +48,40 @@ public class AdminTokens {
         this.sessions = sessions;
         this.current = current;
         RulesConfig.WrongTokens wrong = config.admin().wrongTokens();
-        this.check = AdminTokenCheck.configured(config.admin().token(), config.admin().tokens(), wrong.limit(),
-                wrong.period());
+        Map<String, AdminTokenCheck.Token> named = new LinkedHashMap<>();
+        config.admin().tokens().forEach((name, t) -> named.put(name, new AdminTokenCheck.Token(t.token(), t.scope())));
+        this.check = AdminTokenCheck.configured(config.admin().token(), named, wrong.limit(), wrong.period());
         this.throttled = Counter.builder("tollgate.admin.throttled")
                 .description("admin tokens refused unread: their address had presented too many wrong ones")
                 .register(meters);
         if (check.actors().isEmpty()) {
-            LOG.warn("no tollgate.admin.token (TOLLGATE_ADMIN_TOKEN) configured: every write will be refused");
+            LOG.warn("no tollgate.admin.token (TOLLGATE_ADMIN_TOKEN) configured: every call of the API will be refused");
         } else {
-            LOG.infof("write access for %s", check.actors());
+            LOG.infof("tokens (actor=scope): %s", check.actors());
         }
     }
 
     /**
-     * The actor of the request being served: the one its {@code Authorization} header names or, without that
-     * header, its console session's.
+     * The actor of the request being served: the one {@link ApiGuard} found, else the one its
+     * {@code Authorization} header names or, without that header, its console session's.
      *
      * @throws ProblemException
-     * 401 without a bearer token or session (or with an ended session), 403 for a token that is not
-     * configured or a write with the session cookie but without its CSRF token, 429 while the request's
-     * address may present no token
+     * 401 without a bearer token or session (or with an ended session), 400 for a malformed header, 403 for a
+     * token that is not configured or a write with the session cookie but without its CSRF token, 429 while the
+     * request's address may present no token
      */
     String actorFor(String authorization) {
         RoutingContext routing = current.getCurrent();
-        return actorFor(authorization, routing == null ? null : routing.request());
+        Caller caller = Caller.of(routing);
+        if (caller != null) {
+            return caller.actor();
+        }
+        return callerOf(routing == null ? null : routing.request()).actor();
     }
 
     /** {@link #actorFor(String)} on the Vert.x router, where {@code request} is at hand. */
     String actorFor(HttpServerRequest request) {
-        return actorFor(request.getHeader(HttpHeaders.AUTHORIZATION), request);
+        return callerOf(request).actor();
     }
 
     /**
@@ -94,31 +103,40 @@ public class AdminTokens {
         return request == null || request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
     }
 
-    private String actorFor(String authorization, HttpServerRequest request) {
-        if (authorization == null && request != null) {
+    /** Who {@code request} is from, by its bearer token or else its console session; refused as {@link #actorFor}. */
+    Caller callerOf(HttpServerRequest request) {
+        BearerHeader.Parsed bearer = BearerHeader.parse(request == null
+                ? List.of()
+                : request.headers().getAll(HttpHeaders.AUTHORIZATION));
+        if (bearer.kind() == BearerHeader.Kind.ABSENT && request != null) {
             Optional<String> session = SessionCookie.of(request);
             if (session.isPresent()) {
-                return sessionActor(session.get(), request);
+                return new Caller(sessionActor(session.get(), request), Scope.ADMIN, false);
             }
         }
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        if (bearer.kind() == BearerHeader.Kind.MALFORMED) {
+            throw new ProblemException(
+                    new Problem("bad-authorization", "Malformed Authorization header", 400, bearer.why()),
+                    Map.of("WWW-Authenticate", "Bearer realm=\"tollgate\", error=\"invalid_request\""));
+        }
+        if (bearer.kind() == BearerHeader.Kind.ABSENT) {
             throw new ProblemException(
                     new Problem("unauthorized", "Authentication required", 401,
-                            "writes need Authorization: Bearer <token>"),
+                            "every call of the API needs Authorization: Bearer <token> or a console session"),
                     Map.of("WWW-Authenticate", "Bearer realm=\"tollgate\""));
         }
-        AdminTokenCheck.Verdict verdict = check(authorization.substring(BEARER.length()).trim(), request);
+        AdminTokenCheck.Verdict verdict = check(bearer.token(), request);
         if (verdict.throttled()) {
             throw new ProblemException(new Problem("too-many-wrong-tokens", "Too many wrong tokens", 429,
-                    "this address presented too many wrong admin tokens; no token from it is read for the next "
+                    "this address presented too many wrong tokens; no token from it is read for the next "
                             + verdict.retryAfterSeconds() + " s"),
                     Map.of("Retry-After", Long.toString(verdict.retryAfterSeconds())));
         }
         if (!verdict.accepted()) {
             throw new ProblemException(new Problem("forbidden", "Token not accepted", 403,
-                    "the bearer token is not one of the configured admin tokens"));
+                    "the bearer token is not one of the configured tokens"));
         }
-        return verdict.actor();
+        return new Caller(verdict.actor(), verdict.scope(), true);
     }
 
     private String sessionActor(String id, HttpServerRequest request) {

@@ -14,7 +14,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Where a gateway registers: a poll, watch or directory read that carries {@code Tollgate-Gateway} and was
- * authenticated with a valid token, recorded once it is answered (with the rules version a poll of the rules
+ * authenticated with a {@code gateway} or {@code admin} token, recorded once it is answered (with the rules version a poll of
+ * the rules
  * was answered). The gateway headers of every request are read here and taken off it, so that a header on any
  * other call counts for nothing further on.
  */
@@ -26,15 +27,14 @@ class GatewayPolls {
     private static final Set<String> POLLS = Set.of(RULES, WatchRoute.PATH, "/api/v1/directory");
 
     private final GatewayRegistry registry;
-    private final AdminTokens tokens;
 
-    GatewayPolls(GatewayRegistry registry, AdminTokens tokens) {
+    GatewayPolls(GatewayRegistry registry) {
         this.registry = registry;
-        this.tokens = tokens;
     }
 
     void install(@Observes Router router) {
-        router.route().order(-201).handler(this::register);
+        // after the guard, which says who the caller is
+        router.route().order(ApiGuard.ORDER + 1).handler(this::register);
     }
 
     private void register(RoutingContext ctx) {
@@ -43,7 +43,7 @@ class GatewayPolls {
         String reportedUrl = request.getHeader(Headers.GATEWAY_ADMIN);
         request.headers().remove(Headers.GATEWAY).remove(Headers.GATEWAY_ADMIN);
         if (id != null && request.method() == HttpMethod.GET && POLLS.contains(request.path())
-                && authenticated(request)) {
+                && mayRegister(ctx)) {
             String source = request.remoteAddress() == null ? "" : request.remoteAddress().hostAddress();
             String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
             boolean pollOfRules = RULES.equals(request.path());
@@ -61,18 +61,11 @@ class GatewayPolls {
     }
 
     /**
-     * Whether the call carries a bearer token the service accepts: the one check of who may register. A console
-     * session is no gateway, and a refused token is answered by the endpoint as it would be anyway.
+     * Whether the call was made with a {@code gateway} or {@code admin} token the guard accepted: the one check of
+     * who may register. A console session or a {@code read} token is no gateway.
      */
-    private boolean authenticated(HttpServerRequest request) {
-        if (request.getHeader(HttpHeaders.AUTHORIZATION) == null) {
-            return false;
-        }
-        try {
-            tokens.actorFor(request);
-            return true;
-        } catch (ProblemException refused) {
-            return false;
-        }
+    private static boolean mayRegister(RoutingContext ctx) {
+        Caller caller = Caller.of(ctx);
+        return caller != null && caller.mayRegister();
     }
 }

@@ -3,40 +3,28 @@ package io.tollgate.rules.api;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.jboss.logging.Logger;
-
 import io.tollgate.rules.live.GatewayRegistry;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * What every request passes through before any endpoint, on the Vert.x router so that it covers ALL
- * answers (304s, errors, health, the watch stream): the gateway registry (who called, the rules version a poll
- * of the rules was answered, and the management address of a call whose admin token is accepted), and the
- * 64 KiB body limit for bodies that announce their length (all but the bulk import's, which
+ * answers (304s, errors, health, the watch stream): the fleet's live count on every answer ({@link GatewayPolls}
+ * registers the gateways), and the 64 KiB body limit for bodies that announce their length (all but the bulk import's, which
  * {@link ClientImportRoute} bounds).
  */
 @ApplicationScoped
 class HttpEdge {
 
-    private static final Logger LOG = Logger.getLogger(HttpEdge.class);
-
     /** The largest rule or rule set body accepted. */
     static final long MAX_BODY_BYTES = 64 * 1024;
 
-    private static final String RULES = "/api/v1/rules";
-
     private final GatewayRegistry gateways;
-    private final AdminTokens tokens;
     private final ProblemMappers problems;
 
-    HttpEdge(GatewayRegistry gateways, AdminTokens tokens, ProblemMappers problems) {
+    HttpEdge(GatewayRegistry gateways, ProblemMappers problems) {
         this.gateways = gateways;
-        this.tokens = tokens;
         this.problems = problems;
     }
 
@@ -45,38 +33,10 @@ class HttpEdge {
         router.route("/api/*").order(-199).handler(this::limitBody);
     }
 
+    /** Every answer the guard lets through says how many gateways are live in the fleet. */
     private void countGateways(RoutingContext ctx) {
-        HttpServerRequest request = ctx.request();
-        String id = request.getHeader(Headers.GATEWAY);
-        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-        gateways.seen(id, trustedAdminUrl(request.getHeader(Headers.GATEWAY_ADMIN), request), authorization);
-        boolean pollOfRules = id != null && request.method() == HttpMethod.GET && RULES.equals(request.path());
-        ctx.addHeadersEndHandler(v -> {
-            HttpServerResponse response = ctx.response();
-            if (pollOfRules && (response.getStatusCode() == 200 || response.getStatusCode() == 304)) {
-                gateways.holds(id, ETags.version(response.headers().get(Headers.ETAG)));
-            }
-            response.putHeader(Headers.GATEWAYS, Integer.toString(gateways.live()));
-        });
+        ctx.addHeadersEndHandler(v -> ctx.response().putHeader(Headers.GATEWAYS, Integer.toString(gateways.live())));
         ctx.next();
-    }
-
-    /**
-     * The management address a gateway gives, if the call's admin token is accepted; null otherwise, so nobody
-     * can point this service at a URL of their choice. A wrong token does not fail the call: reads are open.
-     */
-    private String trustedAdminUrl(String adminUrl, HttpServerRequest request) {
-        if (adminUrl == null) {
-            return null;
-        }
-        try {
-            // the request itself, not the request-scoped one: this route runs before any request context is active
-            tokens.actorFor(request);
-            return adminUrl;
-        } catch (ProblemException refused) {
-            LOG.debugf("a gateway's management address not taken: %s", refused.getMessage());
-            return null;
-        }
     }
 
     private void limitBody(RoutingContext ctx) {

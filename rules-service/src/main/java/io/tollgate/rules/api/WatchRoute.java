@@ -7,6 +7,7 @@ import jakarta.enterprise.event.Observes;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.store.DirectoryFeed;
@@ -25,12 +26,15 @@ import io.vertx.ext.web.RoutingContext;
  * after directory changes committed while the stream is open. Without {@code since}, {@code Last-Event-ID} is used; without
  * either, the
  * stream starts at the current version. Written on the Vert.x router so that heartbeat comments and
- * flushing are explicit.
+ * flushing are explicit. {@link ApiGuard} has checked the caller's token before; at most
+ * {@code tollgate.watch.max-streams} streams are open at once, 503 with {@code Retry-After} beyond.
  */
 @ApplicationScoped
 class WatchRoute {
 
     static final String PATH = "/api/v1/rules/watch";
+    /** Long enough for a stream to end elsewhere, short enough that a gateway is not long without its stream. */
+    static final long FULL_RETRY_AFTER_SECONDS = 5;
 
     private final RuleStore store;
     private final DirectoryFeed directory;
@@ -39,6 +43,8 @@ class WatchRoute {
     private final ProblemMappers problems;
     private final Vertx vertx;
     private final Duration heartbeat;
+    private final WatchSlots slots;
+    private final SharedReads reads;
 
     WatchRoute(RuleStore store, DirectoryFeed directory, RuleChanges changes, ObjectMapper mapper,
             ProblemMappers problems, Vertx vertx, RulesConfig config, MeterRegistry meters) {
@@ -49,6 +55,12 @@ class WatchRoute {
         this.problems = problems;
         this.vertx = vertx;
         this.heartbeat = config.watch().heartbeat();
+        this.slots = new WatchSlots(config.watch().maxStreams());
+        this.reads = new SharedReads(store);
+        FunctionCounter.builder("tollgate.rules.watch.reads", reads, SharedReads::started)
+                .description("PostgreSQL reads of the watch streams, each shared by the streams at one position")
+                .register(meters);
+        meters.gauge("tollgate.rules.watch.streams", slots, WatchSlots::open);
         meters.gauge("tollgate.rules.watchers", changes, RuleChanges::listenerCount);
         meters.gauge("tollgate.rules.listening", changes, c -> c.listening() ? 1 : 0);
     }
@@ -83,6 +95,18 @@ class WatchRoute {
     }
 
     private void open(RoutingContext ctx, long since) {
+        Runnable release = slots.take();
+        if (release == null) {
+            ctx.response()
+                    .setStatusCode(503)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
+                    .putHeader("Retry-After", Long.toString(FULL_RETRY_AFTER_SECONDS))
+                    .end(problems.json(new Problem("too-many-streams", "Too many watch streams", 503,
+                            "this instance has its " + slots.max()
+                                    + " watch streams (tollgate.watch.max-streams) open: retry later")));
+            return;
+        }
+        ctx.response().closeHandler(v -> release.run());
         ctx.response()
                 .setChunked(true)
                 .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
@@ -91,8 +115,11 @@ class WatchRoute {
         Context context = vertx.getOrCreateContext();
         // the directory's seq now: a change committed after it is announced by an event
         directory.seq().subscribe().with(seq -> context.runOnContext(v -> {
-            WatchSession session = new WatchSession(ctx.response(), context, store, mapper, since);
+            WatchSession session = new WatchSession(ctx.response(), context, reads, mapper, since, release);
             session.start(vertx, changes, heartbeat, new DirectoryEvents(directory, seq, context, session::write));
-        }), ctx::fail);
+        }), failure -> {
+            release.run();
+            ctx.fail(failure);
+        });
     }
 }

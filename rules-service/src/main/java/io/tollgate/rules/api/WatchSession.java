@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tollgate.rules.store.Revision;
 import io.tollgate.rules.store.RuleChanges;
-import io.tollgate.rules.store.RuleStore;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
@@ -20,19 +19,21 @@ import io.vertx.core.http.HttpServerResponse;
  * One open watch stream, of rules versions and (through {@link DirectoryEvents}) directory changes. It keeps a cursor (the last
  * version sent) and, on every poke (the start, a NOTIFY
  * from any instance, a LISTEN reconnect), reads the revisions after the cursor and sends them: so a reconnect
- * with {@code since} replays exactly what was missed, and no poke can be lost between a read and a send.
+ * with {@code since} replays exactly what was missed, and no poke can be lost between a read and a send. The read
+ * is shared with the other streams at the same cursor ({@link SharedReads}), if it began after the latest poke.
  * All state is touched on the connection's own event-loop context only.
  */
 final class WatchSession {
 
     private static final Logger LOG = Logger.getLogger(WatchSession.class);
-    private static final int BATCH_VERSIONS = 100;
+    private static final int BATCH_VERSIONS = SharedReads.BATCH_VERSIONS;
 
     private final HttpServerResponse response;
     private final Context context;
-    private final RuleStore store;
+    private final SharedReads reads;
     private final ObjectMapper mapper;
     private long cursor;
+    private long pokedNanos;
     private boolean fetching;
     private boolean again;
     private boolean closed;
@@ -42,11 +43,14 @@ final class WatchSession {
     };
     private long timerId = -1;
     private Vertx vertx;
+    private final Runnable release;
 
-    WatchSession(HttpServerResponse response, Context context, RuleStore store, ObjectMapper mapper, long since) {
+    WatchSession(HttpServerResponse response, Context context, SharedReads reads, ObjectMapper mapper, long since,
+            Runnable release) {
+        this.release = release;
         this.response = response;
         this.context = context;
-        this.store = store;
+        this.reads = reads;
         this.mapper = mapper;
         this.cursor = since;
     }
@@ -61,7 +65,11 @@ final class WatchSession {
         response.closeHandler(v -> close());
         response.exceptionHandler(e -> close());
         write("retry: 1000\n: watching versions after " + cursor + "\n\n");
-        unsubscribe = changes.subscribe(() -> context.runOnContext(v -> fetch()));
+        pokedNanos = System.nanoTime();
+        unsubscribe = changes.subscribe(() -> {
+            long at = System.nanoTime();
+            context.runOnContext(v -> poke(at));
+        });
         unsubscribeDirectory = changes.subscribeDirectory(() -> context.runOnContext(v -> {
             if (!closed) {
                 directory.poke();
@@ -69,6 +77,11 @@ final class WatchSession {
         }));
         directory.poke(); // a change between reading the directory's seq and subscribing would be missed
         timerId = vertx.setPeriodic(heartbeat.toMillis(), id -> context.runOnContext(v -> write(": heartbeat\n\n")));
+        fetch();
+    }
+
+    private void poke(long atNanos) {
+        pokedNanos = Math.max(pokedNanos, atNanos);
         fetch();
     }
 
@@ -82,7 +95,7 @@ final class WatchSession {
         }
         fetching = true;
         again = false;
-        store.since(cursor, BATCH_VERSIONS)
+        reads.since(cursor, pokedNanos)
                 .subscribe()
                 .with(revisions -> context.runOnContext(v -> deliver(revisions)),
                         failure -> context.runOnContext(v -> {
@@ -145,6 +158,7 @@ final class WatchSession {
             return;
         }
         closed = true;
+        release.run();
         unsubscribe.run();
         unsubscribeDirectory.run();
         if (timerId >= 0) {

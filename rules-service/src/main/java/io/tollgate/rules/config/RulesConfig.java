@@ -7,6 +7,7 @@ import java.util.Optional;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.tollgate.rules.domain.Scope;
 
 /** The rules service's own settings ({@code tollgate.*}); the datasource is {@code quarkus.datasource.*}. */
 @ConfigMapping(prefix = "tollgate")
@@ -27,17 +28,33 @@ public interface RulesConfig {
     /** The web console under {@code /console}. */
     Console console();
 
-    /** Bearer tokens for writes; the token's name is the actor recorded in the history. */
+    /** Bearer tokens; the token's name is the actor recorded in the history, its scope what it may do. */
     interface Admin {
 
-        /** The token of the actor {@code admin} (env {@code TOLLGATE_ADMIN_TOKEN}); unset: no such actor. */
+        /**
+         * The {@code admin}-scope token of the actor {@code admin} (env {@code TOLLGATE_ADMIN_TOKEN}); unset: no
+         * such actor.
+         */
         Optional<String> token();
 
-        /** Further named tokens, {@code tollgate.admin.tokens."alice"=...}; the name is the actor. */
-        Map<String, String> tokens();
+        /**
+         * Further named tokens, {@code tollgate.admin.tokens."alice".token=...} with
+         * {@code tollgate.admin.tokens."alice".scope=admin|read|gateway}; the name is the actor.
+         */
+        Map<String, NamedToken> tokens();
 
         /** How many wrong tokens a client address may present before its tokens go unread for a while. */
         WrongTokens wrongTokens();
+    }
+
+    /** One named token. */
+    interface NamedToken {
+
+        /** The secret presented as {@code Authorization: Bearer <token>}. */
+        String token();
+
+        /** What it may do: {@code admin} (everything), {@code read} (every GET) or {@code gateway} (poll and watch). */
+        Scope scope();
     }
 
     /**
@@ -81,6 +98,10 @@ public interface RulesConfig {
         /** How often a watch stream gets a heartbeat comment, so idle connections stay open through proxies. */
         @WithDefault("15s")
         Duration heartbeat();
+
+        /** At most this many watch streams are open at once on this instance; beyond, 503 with Retry-After. */
+        @WithDefault("1000")
+        int maxStreams();
 
         /** The PostgreSQL NOTIFY channel that carries committed versions between instances. */
         @WithDefault("tollgate_rules")

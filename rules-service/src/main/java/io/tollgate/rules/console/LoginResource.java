@@ -22,6 +22,7 @@ import io.tollgate.rules.auth.Session;
 import io.tollgate.rules.auth.SessionCookie;
 import io.tollgate.rules.auth.Sessions;
 import io.tollgate.rules.domain.AdminTokenCheck;
+import io.tollgate.rules.domain.Scope;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -71,6 +72,12 @@ public class LoginResource {
         if (!verdict.accepted()) {
             LOG.info("console login refused: not a configured admin token");
             return answer(Response.status(401).entity(pages.login("That token is not one of the admin tokens.")));
+        }
+        if (verdict.scope() != Scope.ADMIN) {
+            // a console session may write, so only an admin token opens one
+            LOG.infof("console login of %s refused: its token's scope is not admin", verdict.actor());
+            return answer(Response.status(403)
+                    .entity(pages.login("That token cannot open the console: it needs the admin scope.")));
         }
         // a login never reuses a session: whatever id the browser held is dropped
         String held = SessionCookie.of(ctx.request()).orElse(null);

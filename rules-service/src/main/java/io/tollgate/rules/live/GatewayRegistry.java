@@ -201,21 +201,6 @@ public class GatewayRegistry {
         return clock.millis() - gateway.lastSeenMs() <= windowMs;
     }
 
-    /**
-     * Kept for {@code HttpEdge}, which calls it on every request: requests reach it without a gateway id, since
-     * {@code GatewayPolls} takes the gateway headers off every request and registers authenticated polls through
-     * {@link #heard}. It registers nothing.
-     */
-    public void seen(String id, String trustedAdminUrl, String authorization) {
-        if (id != null) {
-            LOG.debugf("gateway %s not registered: only GatewayPolls registers", id);
-        }
-    }
-
-    /** Kept for {@code HttpEdge}, as {@link #seen(String, String, String)}: the version travels in {@link Poll}. */
-    public void holds(String id, long version) {
-    }
-
     private Gateway gateway(Row row) {
         var digest = row.getBuffer("token_digest");
         String adminUrl = row.getString("admin_url");

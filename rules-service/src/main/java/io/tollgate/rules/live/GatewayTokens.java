@@ -27,7 +27,7 @@ class GatewayTokens {
     @Inject
     GatewayTokens(RulesConfig config) {
         config.admin().token().ifPresent(this::add);
-        config.admin().tokens().values().forEach(this::add);
+        config.admin().tokens().values().forEach(named -> add(named.token()));
     }
 
     /** The digest of the bearer token {@code authorization} carries; null when it carries none. */

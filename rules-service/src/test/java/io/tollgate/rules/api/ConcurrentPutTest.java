@@ -1,9 +1,9 @@
 package io.tollgate.rules.api;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Api.rule;
 import static io.tollgate.rules.Api.version;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +60,7 @@ class ConcurrentPutTest {
                 .allMatch(v -> v > before && v <= before + WRITERS);
         assertThat(version()).isEqualTo(before + WRITERS);
 
-        Response history = given().get("/api/v1/rules/" + id + "/history");
+        Response history = reading().get("/api/v1/rules/" + id + "/history");
         List<Long> revisionVersions = history.jsonPath().getList("revisions.version", Long.class);
         List<Integer> limits = history.jsonPath().getList("revisions.rule.limit", Integer.class);
         assertThat(revisionVersions).hasSize(WRITERS + 1).isSorted().doesNotHaveDuplicates();
@@ -69,7 +69,7 @@ class ConcurrentPutTest {
                 java.util.stream.IntStream.rangeClosed(1, WRITERS).boxed().toList());
 
         int last = limits.get(limits.size() - 1);
-        given().get("/api/v1/rules/" + id).then().statusCode(200)
+        reading().get("/api/v1/rules/" + id).then().statusCode(200)
                 .header("ETag", "\"" + revisionVersions.get(WRITERS) + "\"")
                 .body("limit", org.hamcrest.Matchers.is(last));
     }

@@ -1,8 +1,8 @@
 package io.tollgate.rules.api;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Directory.importClients;
 import static io.tollgate.rules.Directory.putTenant;
 import static org.hamcrest.Matchers.is;
@@ -51,7 +51,7 @@ class DemoFilesTest {
         }
         String clients = Files.readString(DEMO.resolve("clients.ndjson"));
         importClients(clients, false).then().statusCode(200).body("lines", is((int) clients.lines().count()));
-        given().get("/api/v1/clients/ak_acme_batch").then().statusCode(200).body("tenant", is("acme"))
+        reading().get("/api/v1/clients/ak_acme_batch").then().statusCode(200).body("tenant", is("acme"))
                 .body("overrides.'orders.write'.limit", is(5));
     }
 }

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.ALICE;
 import static io.tollgate.rules.Api.as;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Directory.digest;
 import static io.tollgate.rules.Directory.key;
 import static io.tollgate.rules.Directory.putClient;
@@ -50,10 +51,10 @@ class DirectoryApiTest {
                 .body("tenant", is(tenant))
                 .body("label", is("Acme production"))
                 .body("plan", nullValue());
-        given().get("/api/v1/clients/" + key).then().statusCode(200)
+        reading().get("/api/v1/clients/" + key).then().statusCode(200)
                 .header("ETag", "\"" + (before + 1) + "\"")
                 .body("digest", is(digest(key))).body("tenant", is(tenant));
-        given().header("If-None-Match", "\"" + (before + 1) + "\"").get("/api/v1/clients/" + key).then()
+        reading().header("If-None-Match", "\"" + (before + 1) + "\"").get("/api/v1/clients/" + key).then()
                 .statusCode(304);
 
         // the same entry again: no change, no new seq
@@ -75,18 +76,18 @@ class DirectoryApiTest {
         as(ADMIN).header("If-Match", "\"" + (before + 1) + "\"").delete("/api/v1/clients/" + key).then()
                 .statusCode(412);
         as(ADMIN).delete("/api/v1/clients/" + key).then().statusCode(204);
-        given().get("/api/v1/clients/" + key).then().statusCode(404).contentType("application/problem+json");
+        reading().get("/api/v1/clients/" + key).then().statusCode(404).contentType("application/problem+json");
         as(ADMIN).delete("/api/v1/clients/" + key).then().statusCode(404);
         assertThat(seq()).isEqualTo(before + 3);
 
-        given().get("/api/v1/clients/" + key + "/history").then().statusCode(200)
+        reading().get("/api/v1/clients/" + key + "/history").then().statusCode(200)
                 .body("digest", is(digest(key)))
                 .body("revisions.seq", contains((int) before + 1, (int) before + 2, (int) before + 3))
                 .body("revisions.operation", contains("create", "replace", "delete"))
                 .body("revisions.actor", contains("admin", "alice", "admin"))
                 .body("revisions[1].entry.plan", is("free"))
                 .body("revisions[2].entry.plan", is("free"));
-        given().get("/api/v1/clients/" + key("never") + "/history").then().statusCode(404);
+        reading().get("/api/v1/clients/" + key("never") + "/history").then().statusCode(404);
     }
 
     @Test
@@ -94,7 +95,7 @@ class DirectoryApiTest {
         String tenant = tenantId("globex");
         putTenant(tenant, "{\"plan\": \"enterprise\", \"overrides\": {\"dir.tenant\": {\"limit\": 9000}}}").then()
                 .statusCode(201).body("id", is(tenant)).body("overrides.'dir.tenant'.limit", is(9000));
-        String etag = given().get("/api/v1/tenants/" + tenant).then().statusCode(200).body("plan", is("enterprise"))
+        String etag = reading().get("/api/v1/tenants/" + tenant).then().statusCode(200).body("plan", is("enterprise"))
                 .extract().header("ETag");
         as(ADMIN).header("If-Match", etag).body("{\"label\": \"Globex\"}").put("/api/v1/tenants/" + tenant).then()
                 .statusCode(200).body("label", is("Globex")).body("plan", nullValue());
@@ -106,8 +107,8 @@ class DirectoryApiTest {
         assertThat(seq()).isEqualTo(before);
         as(ADMIN).delete("/api/v1/clients/" + key).then().statusCode(204);
         as(ADMIN).delete("/api/v1/tenants/" + tenant).then().statusCode(204);
-        given().get("/api/v1/tenants/" + tenant).then().statusCode(404);
-        given().get("/api/v1/tenants/" + tenant + "/history").then().statusCode(200)
+        reading().get("/api/v1/tenants/" + tenant).then().statusCode(404);
+        reading().get("/api/v1/tenants/" + tenant + "/history").then().statusCode(200)
                 .body("id", is(tenant))
                 .body("revisions.operation", contains("create", "replace", "delete"));
         // a deleted tenant is not a tenant
@@ -122,10 +123,10 @@ class DirectoryApiTest {
             putClient(key("paged" + i), "{\"tenant\": \"" + tenant + "\", \"label\": \"client " + i + "\"}").then()
                     .statusCode(201);
         }
-        Response first = given().queryParam("tenant", tenant).queryParam("limit", 3).get("/api/v1/clients");
+        Response first = reading().queryParam("tenant", tenant).queryParam("limit", 3).get("/api/v1/clients");
         first.then().statusCode(200).body("clients.size()", is(3)).body("clients[0].tenant", is(tenant));
         String cursor = first.jsonPath().getString("next");
-        Response second = given().queryParam("tenant", tenant).queryParam("cursor", cursor).queryParam("limit", 3)
+        Response second = reading().queryParam("tenant", tenant).queryParam("cursor", cursor).queryParam("limit", 3)
                 .get("/api/v1/clients");
         second.then().statusCode(200).body("clients.size()", is(2)).body("next", nullValue());
 
@@ -134,10 +135,10 @@ class DirectoryApiTest {
         assertThat(digests).isSorted().doesNotHaveDuplicates().hasSize(5);
         assertThat(first.jsonPath().getList("clients.label", String.class)).allMatch(l -> l.startsWith("client "));
 
-        given().queryParam("limit", 0).get("/api/v1/clients").then().statusCode(400)
+        reading().queryParam("limit", 0).get("/api/v1/clients").then().statusCode(400)
                 .contentType("application/problem+json").body("errors.field", hasItem("limit"));
-        given().queryParam("cursor", "!!").get("/api/v1/clients").then().statusCode(400);
-        given().get("/api/v1/tenants").then().statusCode(200).body("tenants.id", hasItem(tenant));
+        reading().queryParam("cursor", "!!").get("/api/v1/clients").then().statusCode(400);
+        reading().get("/api/v1/tenants").then().statusCode(200).body("tenants.id", hasItem(tenant));
     }
 
     @Test
@@ -147,29 +148,29 @@ class DirectoryApiTest {
         String unknown = io.tollgate.rules.domain.ClientDigest.of(key("never-written"));
         String digest = io.tollgate.rules.domain.ClientDigest.of(labelled);
 
-        given().queryParam("digest", digest, unknown).get("/api/v1/clients")
+        reading().queryParam("digest", digest, unknown).get("/api/v1/clients")
                 .then()
                 .statusCode(200)
                 .body("clients.size()", is(1))
                 .body("clients[0].digest", is(digest))
                 .body("clients[0].label", is("Acme production"))
                 .body("next", nullValue());
-        given().queryParam("digest", "not-hex").get("/api/v1/clients")
+        reading().queryParam("digest", "not-hex").get("/api/v1/clients")
                 .then()
                 .statusCode(400)
                 .contentType("application/problem+json")
                 .body("errors.field", hasItem("digest"));
-        given().queryParam("digest", digest).queryParam("tenant", "x").get("/api/v1/clients").then().statusCode(400);
+        reading().queryParam("digest", digest).queryParam("tenant", "x").get("/api/v1/clients").then().statusCode(400);
     }
 
     @Test
     void anEmptyOrOverlongKeyIsAProblem() {
-        given().get("/api/v1/clients/").then().statusCode(404).contentType("application/problem+json");
+        reading().get("/api/v1/clients/").then().statusCode(404).contentType("application/problem+json");
         as(ADMIN).body("{}").put("/api/v1/clients/").then().statusCode(404).contentType("application/problem+json");
         String longKey = "k".repeat(4097);
         long before = seq();
         putClient(longKey, "{}").then().statusCode(414).contentType("application/problem+json");
-        given().get("/api/v1/clients/" + longKey).then().statusCode(414);
+        reading().get("/api/v1/clients/" + longKey).then().statusCode(414);
         putClient("k".repeat(4096), "{}").then().statusCode(201);
         assertThat(seq()).isEqualTo(before + 1);
     }
@@ -184,6 +185,6 @@ class DirectoryApiTest {
         given().delete("/api/v1/tenants/t-auth").then().statusCode(401);
         given().header("Content-Type", "application/x-ndjson").body("{\"key\": \"a\"}\n".getBytes()).put("/api/v1/clients")
                 .then().statusCode(401).contentType("application/problem+json");
-        given().get("/api/v1/clients/" + key).then().statusCode(404);
+        reading().get("/api/v1/clients/" + key).then().statusCode(404);
     }
 }

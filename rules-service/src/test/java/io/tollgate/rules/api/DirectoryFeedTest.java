@@ -1,8 +1,8 @@
 package io.tollgate.rules.api;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Directory.digest;
 import static io.tollgate.rules.Directory.importClients;
 import static io.tollgate.rules.Directory.key;
@@ -82,7 +82,7 @@ class DirectoryFeedTest {
         assertThat(none.seq()).as("an empty page keeps since").isEqualTo(s + 6);
         assertThat(none.tenants()).isEmpty();
         assertThat(none.clients()).isEmpty();
-        String json = given().queryParam("since", s).get("/api/v1/directory").asString();
+        String json = reading().queryParam("since", s).get("/api/v1/directory").asString();
         assertThat(json).contains("\"deleted\":true").doesNotContain(b);
     }
 
@@ -90,23 +90,23 @@ class DirectoryFeedTest {
     void aSinceAheadOfTheDirectoryStartsOverWithAResetHeader() {
         putTenant(tenantId("reset"), "{}").then().statusCode(201);
         long current = seq();
-        Response ahead = given().queryParam("since", current + 1000).queryParam("limit", 1).get("/api/v1/directory");
+        Response ahead = reading().queryParam("since", current + 1000).queryParam("limit", 1).get("/api/v1/directory");
         ahead.then().statusCode(200).header("Tollgate-Directory-Reset", "true");
         DirectoryChanges page = codec.parseChanges(ahead.asByteArray());
         assertThat(page.tenants().size() + page.clients().size()).isEqualTo(1);
         assertThat(page.seq()).isLessThanOrEqualTo(current);
         assertThat(page.more()).isTrue();
-        assertThat(given().queryParam("since", current).get("/api/v1/directory").header("Tollgate-Directory-Reset"))
+        assertThat(reading().queryParam("since", current).get("/api/v1/directory").header("Tollgate-Directory-Reset"))
                 .isNull();
     }
 
     @Test
     void badSinceOrLimitIs400() {
-        given().queryParam("since", "-1").get("/api/v1/directory").then().statusCode(400)
+        reading().queryParam("since", "-1").get("/api/v1/directory").then().statusCode(400)
                 .contentType("application/problem+json");
-        given().queryParam("since", "yesterday").get("/api/v1/directory").then().statusCode(400);
-        given().queryParam("limit", 50_001).get("/api/v1/directory").then().statusCode(400);
-        given().queryParam("limit", 0).get("/api/v1/directory").then().statusCode(400);
+        reading().queryParam("since", "yesterday").get("/api/v1/directory").then().statusCode(400);
+        reading().queryParam("limit", 50_001).get("/api/v1/directory").then().statusCode(400);
+        reading().queryParam("limit", 0).get("/api/v1/directory").then().statusCode(400);
     }
 
     @Test
@@ -135,7 +135,7 @@ class DirectoryFeedTest {
     }
 
     private DirectoryChanges page(long since, Integer limit) {
-        var request = given().queryParam("since", since);
+        var request = reading().queryParam("since", since);
         if (limit != null) {
             request.queryParam("limit", limit);
         }

@@ -3,6 +3,7 @@ package io.tollgate.rules.api;
 import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Api.version;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -53,7 +54,7 @@ class ImportTest {
                 .body("deleted", contains("imp.drop"))
                 .body("unchanged", contains("imp.keep"));
         assertThat(version()).as("a dry run writes nothing").isEqualTo(before);
-        given().get("/api/v1/rules/imp.drop").then().statusCode(200);
+        reading().get("/api/v1/rules/imp.drop").then().statusCode(200);
 
         yaml(SECOND, false).then()
                 .statusCode(200)
@@ -63,9 +64,9 @@ class ImportTest {
                 .body("changed", contains("imp.change"))
                 .body("deleted", contains("imp.drop"));
         assertThat(version()).as("one import, one version").isEqualTo(before + 1);
-        assertThat(given().get("/api/v1/rules").jsonPath().getList("rules.id", String.class))
+        assertThat(reading().get("/api/v1/rules").jsonPath().getList("rules.id", String.class))
                 .containsExactly("imp.change", "imp.keep", "imp.new");
-        given().get("/api/v1/rules/imp.drop/history").then().body("revisions[-1].operation", is("delete"))
+        reading().get("/api/v1/rules/imp.drop/history").then().body("revisions[-1].operation", is("delete"))
                 .body("revisions[-1].version", is((int) before + 1));
 
         yaml(SECOND, false).then().statusCode(200).body("version", is((int) before + 1))
@@ -83,7 +84,7 @@ class ImportTest {
         assertThat(version()).isEqualTo(before);
 
         as(ADMIN).header("If-Match", "\"" + before + "\"").body(set).put("/api/v1/rules").then().statusCode(200);
-        assertThat(given().get("/api/v1/rules").jsonPath().getList("rules.id", String.class))
+        assertThat(reading().get("/api/v1/rules").jsonPath().getList("rules.id", String.class))
                 .isEqualTo(List.of("imp.json"));
     }
 

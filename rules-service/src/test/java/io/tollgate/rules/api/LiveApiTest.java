@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Api.version;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.everyItem;
@@ -22,6 +23,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
+import io.tollgate.rules.Api;
 import io.tollgate.rules.TestDatabase;
 
 /**
@@ -58,17 +60,21 @@ class LiveApiTest {
         await().untilAsserted(() -> gateway(id).body("admin_url", is(address))
                 .body("rules_version", is((int) current)).body("live", is(true)).body("last_seen", notNullValue()));
         // a later poll answered 304 holds the same version; without the address header the address stays
-        given().header("Tollgate-Gateway", id).header("If-None-Match", "\"" + current + "\"")
-                .header("Authorization", ADMIN).get("/api/v1/rules").then().statusCode(304);
+        given().header("Authorization", Api.GATEWAY).header("Tollgate-Gateway", id)
+                .header("If-None-Match", "\"" + current + "\"").get("/api/v1/rules")
+                .then().statusCode(304);
         gateway(id).body("admin_url", is(address)).body("rules_version", is((int) current));
     }
 
     @Test
-    void aGatewayHeaderCountsOnlyOnAPollWithAValidToken() {
+    void aGatewayHeaderCountsOnlyOnAPollWithAGatewayOrAdminToken() {
         String id = id("gw-untrusted");
         given().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://127.0.0.1:9000")
-                .header("Authorization", "Bearer guessed").get("/api/v1/rules").then().statusCode(200);
-        given().header("Tollgate-Gateway", id).get("/api/v1/rules").then().statusCode(200);
+                .header("Authorization", "Bearer guessed").get("/api/v1/rules").then().statusCode(403);
+        given().header("Tollgate-Gateway", id).get("/api/v1/rules").then().statusCode(401);
+        // a read token is answered, yet counts for nothing: only gateways and admins register
+        reading().header("Tollgate-Gateway", id).header("Tollgate-Gateway-Admin", "http://127.0.0.1:9000")
+                .get("/api/v1/rules").then().statusCode(200);
         // a valid token on a call that is no poll: no registration either
         given().header("Tollgate-Gateway", id).header("Authorization", ADMIN).get("/api/v1/rules/missing").then()
                 .statusCode(404);
@@ -76,7 +82,7 @@ class LiveApiTest {
                 .statusCode(200);
         // a poll that does register, after all of those: once it is listed, none of them was
         String witness = id("gw-witness");
-        given().header("Tollgate-Gateway", witness).header("Authorization", ADMIN).get("/api/v1/directory")
+        given().header("Tollgate-Gateway", witness).header("Authorization", Api.GATEWAY).get("/api/v1/directory")
                 .then().statusCode(200);
         await().untilAsserted(() -> as(ADMIN).get("/api/v1/gateways").then().body("gateways.id", hasItem(witness)));
         as(ADMIN).get("/api/v1/gateways").then().body("gateways.id", not(hasItem(id)));

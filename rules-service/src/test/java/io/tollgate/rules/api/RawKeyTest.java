@@ -1,8 +1,8 @@
 package io.tollgate.rules.api;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Directory.importClients;
 import static io.tollgate.rules.Directory.putClient;
 import static io.tollgate.rules.Directory.putTenant;
@@ -78,15 +78,15 @@ class RawKeyTest {
         keep(putTenant(tenant, "{\"label\": \"raw\"}"));
 
         keep(putClient(secret, "{\"tenant\": \"" + tenant + "\", \"plan\": \"pro\", \"label\": \"the raw one\"}"));
-        keep(given().get("/api/v1/clients/" + secret));
+        keep(reading().get("/api/v1/clients/" + secret));
         keep(as(ADMIN).header("If-Match", "\"1\"").body("{\"label\": \"x\"}").put("/api/v1/clients/" + secret));
         keep(putClient(secret, "{\"plan\": \"gold\", \"colour\": \"red\"}"));
         keep(putClient(secret, "{\"key\": \"" + secret + "\"}"));
         keep(putClient(secret, secret));
         keep(as(ADMIN).header("If-Match", "\"1\"").delete("/api/v1/clients/" + secret));
         keep(putClient(secret + "x".repeat(5000), "{}"));
-        keep(given().get("/api/v1/clients/" + secret + "/history"));
-        keep(given().queryParam("tenant", tenant).get("/api/v1/clients"));
+        keep(reading().get("/api/v1/clients/" + secret + "/history"));
+        keep(reading().queryParam("tenant", tenant).get("/api/v1/clients"));
 
         keep(importClients(String.join("\n",
                 "{\"key\": \"" + keys.get(1) + "\", \"tenant\": \"" + tenant + "\"}",
@@ -97,9 +97,9 @@ class RawKeyTest {
                 "{\"key\": " + secret.length() + ", \"label\": \"" + keys.get(1) + "\"}"), false));
         keep(importClients("{\"key\": \"" + keys.get(1) + "\", \"tenant\": \"" + tenant + "\"}", true));
         keep(importClients("{\"key\": \"" + keys.get(1) + "\", \"tenant\": \"" + tenant + "\"}", false));
-        keep(given().get("/api/v1/clients/" + keys.get(1) + "/history"));
+        keep(reading().get("/api/v1/clients/" + keys.get(1) + "/history"));
         keep(as(ADMIN).delete("/api/v1/clients/" + secret));
-        keep(given().queryParam("since", 0).queryParam("limit", 50_000).get("/api/v1/directory"));
+        keep(reading().queryParam("since", 0).queryParam("limit", 50_000).get("/api/v1/directory"));
 
         assertThat(answers).as("the answers were read").hasSizeGreaterThan(15);
         assertThat(logged).as("the log is captured").anyMatch(l -> l.contains("client import by admin"));

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Api.version;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.hasItems;
@@ -37,7 +38,7 @@ class RulePlansTest {
                 .body("plans.free.limit", is(2))
                 .body("plans.pro.burst", is(200))
                 .body("plans.blocked.limit", is(0));
-        given().get("/api/v1/rules/" + id).then().statusCode(200)
+        reading().get("/api/v1/rules/" + id).then().statusCode(200)
                 .body("plans.pro.limit", is(100))
                 .body("plans.free.burst", nullValue());
 
@@ -47,7 +48,7 @@ class RulePlansTest {
                 .put("/api/v1/rules/" + id).then().statusCode(200)
                 .body("plans.free.period", is("1h"))
                 .body("plans.pro", nullValue());
-        given().get("/api/v1/rules/" + id + "/history").then().statusCode(200)
+        reading().get("/api/v1/rules/" + id + "/history").then().statusCode(200)
                 .body("revisions[0].rule.plans.pro.limit", is(100))
                 .body("revisions[1].rule.plans.free.limit", is(3));
     }
@@ -65,7 +66,7 @@ class RulePlansTest {
                 """;
         given().header("Authorization", ADMIN).contentType("application/yaml")
                 .body(yaml.getBytes(StandardCharsets.UTF_8)).put("/api/v1/rules").then().statusCode(200);
-        given().get("/api/v1/rules").then().statusCode(200)
+        reading().get("/api/v1/rules").then().statusCode(200)
                 .body("rules.find { it.id == 'plans.imported' }.plans.enterprise.limit", is(5000))
                 .body("rules.find { it.id == 'plans.imported' }.plans.enterprise.burst", is(6000));
     }

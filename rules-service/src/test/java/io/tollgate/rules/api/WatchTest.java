@@ -1,9 +1,9 @@
 package io.tollgate.rules.api;
 
-import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Api.rule;
 import static io.tollgate.rules.Api.version;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +31,7 @@ class WatchTest {
     void aWriteReachesAWatcherWithinOneSecond() {
         try (SseClient watch = SseClient.open("/api/v1/rules/watch")) {
             await().atMost(Duration.ofSeconds(5)).until(() -> !watch.comments().isEmpty());
-            given().get("/api/v1/rules").then().statusCode(200); // warm the HTTP client: measure the stream
+            reading().get("/api/v1/rules").then().statusCode(200); // warm the HTTP client: measure the stream
             String id = id("watched");
 
             long writtenAt = System.nanoTime();
@@ -48,6 +48,34 @@ class WatchTest {
                     Duration.ofNanos(event.arrivedNanos() - committedAt).toMillis());
             assertThat(latency).isLessThan(Duration.ofSeconds(1));
         }
+    }
+
+    @Test
+    void streamsAtOnePositionShareTheirReads() {
+        int streams = 8;
+        java.util.List<SseClient> watches = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < streams; i++) {
+                SseClient watch = SseClient.open("/api/v1/rules/watch");
+                watches.add(watch);
+                await().atMost(Duration.ofSeconds(5)).until(() -> !watch.comments().isEmpty());
+            }
+            double before = watchReads();
+            String etag = as(ADMIN).body(rule(id("shared"), 1)).post("/api/v1/rules").header("ETag");
+            long version = Long.parseLong(etag.replace("\"", ""));
+            await().atMost(Duration.ofSeconds(5)).until(
+                    () -> watches.stream().allMatch(w -> w.events().stream().anyMatch(e -> e.id() == version)));
+            // one read per position, not one per stream (a stream poked after a read began takes one of its own)
+            assertThat(watchReads() - before).isLessThan(streams / 2.0);
+        } finally {
+            watches.forEach(SseClient::close);
+        }
+    }
+
+    private static double watchReads() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^tollgate_rules_watch_reads_total ([0-9.E]+)$")
+                .matcher(io.tollgate.rules.Api.management().get("/q/metrics").asString());
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
     }
 
     @Test
@@ -78,7 +106,7 @@ class WatchTest {
 
     @Test
     void badSinceIs400() {
-        given().get("/api/v1/rules/watch?since=yesterday").then().statusCode(400)
+        reading().get("/api/v1/rules/watch?since=yesterday").then().statusCode(400)
                 .contentType("application/problem+json");
     }
 }

@@ -1,6 +1,8 @@
 package io.tollgate.rules.api;
 
 import static io.tollgate.rules.Api.ADMIN;
+import static io.tollgate.rules.Api.GATEWAY;
+import static io.tollgate.rules.Api.READ;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
 import static io.tollgate.rules.Api.rule;
@@ -14,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -79,6 +82,20 @@ class WrongTokensTest {
         assertThat(login("127.0.0.5", "test-admin-token").status()).isEqualTo(303);
     }
 
+    @Test
+    void wrongTokensOnReadsAndPollsAreThrottledToo() throws IOException {
+        for (int i = 0; i < 3; i++) {
+            assertThat(get("127.0.0.6", "Bearer guess-" + i, "/api/v1/clients/ak_guess_" + i).status()).isEqualTo(403);
+        }
+        for (String right : List.of(READ, GATEWAY, ADMIN)) {
+            Answer refused = get("127.0.0.6", right, "/api/v1/rules");
+            assertThat(refused.status()).as(right).isEqualTo(429);
+            assertThat(refused.header("Retry-After")).isNotBlank();
+        }
+        assertThat(get("127.0.0.7", GATEWAY, "/api/v1/rules").status()).as("another address").isEqualTo(200);
+        assertThat(get("127.0.0.7", READ, "/api/v1/rules/watch?since=x").status()).isEqualTo(400);
+    }
+
     private record Answer(int status, String head, String body) {
 
         String header(String name) {
@@ -91,6 +108,10 @@ class WrongTokensTest {
         String body = rule(id, 1);
         return call(from, "PUT /api/v1/rules/" + id + " HTTP/1.1\r\nAuthorization: " + authorization
                 + "\r\nContent-Type: application/json\r\n", body);
+    }
+
+    private static Answer get(String from, String authorization, String path) throws IOException {
+        return call(from, "GET " + path + " HTTP/1.1\r\nAuthorization: " + authorization + "\r\n", "");
     }
 
     private static Answer login(String from, String token) throws IOException {

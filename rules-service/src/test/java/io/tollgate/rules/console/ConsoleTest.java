@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.as;
 import static io.tollgate.rules.Api.id;
+import static io.tollgate.rules.Api.reading;
 import static io.tollgate.rules.Api.rule;
 import static io.tollgate.rules.Api.version;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -100,7 +101,7 @@ class ConsoleTest {
                 .body("{\"rules\": []}").put("/api/v1/rules").then().statusCode(403).body("type", is("csrf"));
 
         assertThat(version()).isEqualTo(before);
-        given().get("/api/v1/rules/" + id).then().statusCode(404);
+        reading().get("/api/v1/rules/" + id).then().statusCode(404);
     }
 
     @Test
@@ -112,7 +113,7 @@ class ConsoleTest {
         admin.api().body(rule(id, 1)).post("/api/v1/rules").then().statusCode(201);
         alice.api().body(rule(id, 2)).put("/api/v1/rules/" + id).then().statusCode(200);
 
-        given().get("/api/v1/rules/" + id + "/history").then().statusCode(200)
+        reading().get("/api/v1/rules/" + id + "/history").then().statusCode(200)
                 .body("revisions.actor", is(List.of("admin", "alice")));
     }
 
@@ -122,7 +123,7 @@ class ConsoleTest {
         as(ADMIN).body(rule(id, 1)).post("/api/v1/rules").then().statusCode(201);
         // a bearer call needs no CSRF token, even from a client that happens to hold a stale cookie
         as(ADMIN).cookie(Console.COOKIE, "ended").body(rule(id, 2)).put("/api/v1/rules/" + id).then().statusCode(200);
-        given().get("/api/v1/rules/" + id + "/history").then().body("revisions.actor", is(List.of("admin", "admin")));
+        reading().get("/api/v1/rules/" + id + "/history").then().body("revisions.actor", is(List.of("admin", "admin")));
     }
 
     @Test
@@ -178,7 +179,7 @@ class ConsoleTest {
         console.api().header("If-Match", etag).body("{\"label\": \"renamed\"}")
                 .put("/api/v1/clients/digest/" + digest).then().statusCode(200).body("label", is("renamed"))
                 .body(not(containsString(key)));
-        given().get("/api/v1/clients/" + key + "/history").then().body("revisions.actor", is(List.of("admin", "admin")));
-        given().get("/api/v1/clients/digest/" + "0".repeat(64)).then().statusCode(404);
+        reading().get("/api/v1/clients/" + key + "/history").then().body("revisions.actor", is(List.of("admin", "admin")));
+        reading().get("/api/v1/clients/digest/" + "0".repeat(64)).then().statusCode(404);
     }
 }

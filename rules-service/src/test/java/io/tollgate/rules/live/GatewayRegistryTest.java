@@ -195,7 +195,7 @@ class GatewayRegistryTest {
                     }
 
                     @Override
-                    public Map<String, String> tokens() {
+                    public Map<String, RulesConfig.NamedToken> tokens() {
                         return Map.of();
                     }
 

@@ -1,0 +1,27 @@
+package io.tollgate.rules.api;
+
+import io.tollgate.rules.domain.Scope;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Who a call of the API is from, as {@link ApiGuard} found it: the actor, the scope, and whether a bearer token
+ * (rather than a console session) proved it. Only a token's caller may register as a gateway.
+ */
+record Caller(String actor, Scope scope, boolean byToken) {
+
+    private static final String KEY = "tollgate.caller";
+
+    /** The caller {@link ApiGuard} put on this call, or null for a path it does not guard. */
+    static Caller of(RoutingContext ctx) {
+        return ctx == null ? null : ctx.get(KEY);
+    }
+
+    void putOn(RoutingContext ctx) {
+        ctx.put(KEY, this);
+    }
+
+    /** Whether this caller may count as a live gateway and name its management address. */
+    boolean mayRegister() {
+        return byToken && (scope == Scope.GATEWAY || scope == Scope.ADMIN);
+    }
+}
