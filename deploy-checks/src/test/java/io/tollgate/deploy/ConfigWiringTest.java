@@ -33,17 +33,6 @@ class ConfigWiringTest {
                     "quarkus.datasource.reactive.url",
                     "quarkus.datasource.jdbc.url", "quarkus.datasource.username", "quarkus.datasource.password");
 
-    /**
-     * The gateway's credential to the rules service ({@code tollgate.rules.token}, falling back to the admin
-     * token): compose and the manifests hand it to gateways ahead of the gateway reading it.
-     */
-    private static final String RULES_TOKEN = "TOLLGATE_RULES_TOKEN";
-
-    /** Whether the gateway reads this variable, or it is the rules token handed to it ahead of time. */
-    private static boolean gatewayReads(String env) {
-        return GATEWAY.readsEnv(env) || env.equals(RULES_TOKEN);
-    }
-
     @Test
     void theMappingsAreReadAsExpected() {
         assertThat(GATEWAY.properties()).contains("tollgate.gateway.upstream", "tollgate.gateway.routes.*.prefix",
@@ -73,7 +62,7 @@ class ConfigWiringTest {
             ConfigKeys keys = gateway ? GATEWAY : service.getKey().equals("rules-service") ? RULES : null;
             if (keys != null) {
                 service.getValue().path("environment").fieldNames().forEachRemaining(
-                        env -> assertThat(gateway ? gatewayReads(env) : keys.readsEnv(env))
+                        env -> assertThat(keys.readsEnv(env))
                                 .as("%s reads %s", service.getKey(), env).isTrue());
             }
         });
@@ -94,7 +83,7 @@ class ConfigWiringTest {
                 }
                 doc.path("spec").path("template").path("spec").path("containers")
                         .forEach(c -> c.path("env").forEach(e -> names.add(e.path("name").asText())));
-                names.forEach(env -> assertThat(keys == GATEWAY ? gatewayReads(env) : keys.readsEnv(env))
+                names.forEach(env -> assertThat(keys.readsEnv(env))
                         .as("%s in %s reads %s", name,
                                 Repo.ROOT.relativize(file), env)
                         .isTrue());
