@@ -15,7 +15,7 @@ import io.tollgate.rules.domain.CanonicalPath;
 /**
  * What reading a request's path canonically adds to the gateway's work per request: {@code canonical} makes the
  * path canonical as the gateway does for every request ({@link CanonicalPath#of}); {@code given} is the same
- * request with the canonical path already given (the reading the gateway had before, a value carried along).
+ * request with the canonical path already given (a value carried along, nothing worked out).
  * Their difference is the CPU that canonicalisation adds. {@code path}: a typical path (already canonical, the
  * common case), and a respelled one that takes the slow path (escapes, a dot segment, {@code //}).
  */
