@@ -43,7 +43,8 @@ final class PackagedInstance implements AutoCloseable {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreException(
                 ConnectException.class).until(
                         () -> client.send(
-                                HttpRequest.newBuilder(URI.create(url("/api/v1/rules"))).build(),
+                                HttpRequest.newBuilder(URI.create(url("/api/v1/rules")))
+                                        .header("Authorization", io.tollgate.rules.Api.READ).build(),
                                 HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
     }
 

@@ -43,6 +43,7 @@ class SecondProcessWatchIT {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dquarkus.http.port=" + port,
                 "-Dquarkus.management.port=0", // not the 9001 of the prod profile
+                "-Dtollgate.admin.token=" + ADMIN.substring("Bearer ".length()), // the watch stream needs a token
                 "-Dquarkus.datasource.reactive.url=" + TestDatabase.reactiveUrl(TestDatabase.current()),
                 "-Dquarkus.datasource.jdbc.url=" + TestDatabase.jdbcUrl(TestDatabase.current()),
                 "-jar", new File("target/quarkus-app/quarkus-run.jar").getAbsolutePath()))
@@ -52,14 +53,15 @@ class SecondProcessWatchIT {
         try {
             List<String> lines = new CopyOnWriteArrayList<>();
             HttpClient.newHttpClient().sendAsync(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/rules/watch")).build(),
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/rules/watch"))
+                            .header("Authorization", ADMIN).build(),
                     HttpResponse.BodyHandlers.fromLineSubscriber(new Collect(lines)));
             // the second process may still be starting: reconnect until its stream answers
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 if (lines.isEmpty()) {
                     HttpClient.newHttpClient().sendAsync(
                             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/rules/watch"))
-                                    .build(),
+                                    .header("Authorization", ADMIN).build(),
                             HttpResponse.BodyHandlers.fromLineSubscriber(new Collect(lines)));
                 }
                 return lines.stream().anyMatch(l -> l.startsWith(": watching"));

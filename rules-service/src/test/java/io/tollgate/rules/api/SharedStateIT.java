@@ -2,6 +2,7 @@ package io.tollgate.rules.api;
 
 import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ADMIN;
+import static io.tollgate.rules.Api.READ;
 import static io.tollgate.rules.Api.id;
 import static io.tollgate.rules.Api.rule;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,8 +75,11 @@ class SharedStateIT {
         poll(given(), onA, "http://10.255.0.1:9000"); // an address elsewhere than where the poll came from
         poll(onB(), onBoth, "http://127.0.0.1:" + b.port); // its own address: the source of the poll
         for (int i = 0; i < 50; i++) {
-            given().header("Tollgate-Gateway", "fake-" + i).get("/api/v1/rules").then().statusCode(200);
+            given().header("Tollgate-Gateway", "fake-" + i).get("/api/v1/rules").then().statusCode(401);
             onB().header("Tollgate-Gateway", "fake-b-" + i).header("Authorization", "Bearer guessed")
+                    .get("/api/v1/rules").then().statusCode(403);
+            // a read token is answered, yet registers nothing
+            onB().header("Tollgate-Gateway", "fake-r-" + i).header("Authorization", READ)
                     .get("/api/v1/rules").then().statusCode(200);
         }
 
@@ -108,7 +112,7 @@ class SharedStateIT {
     }
 
     private static int count(RequestSpecification instance) {
-        return Integer.parseInt(instance.get("/api/v1/rules").then().statusCode(200).extract()
+        return Integer.parseInt(instance.header("Authorization", READ).get("/api/v1/rules").then().statusCode(200).extract()
                 .header("Tollgate-Gateways"));
     }
 }
