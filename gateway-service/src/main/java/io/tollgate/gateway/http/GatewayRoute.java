@@ -21,6 +21,7 @@ import io.tollgate.gateway.proxy.UpstreamFailure;
 import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.gateway.warmup.WarmupGate;
 import io.tollgate.rules.domain.CanonicalPath;
+import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -96,8 +97,13 @@ class GatewayRoute {
             }, AnswerWatcher.NONE);
             return;
         }
+        KeySpec checked = null; // most requests' rules count by one key: its header is read once
         for (Rule rule : matched) {
-            String twice = keys.ambiguous(rule.key(), request);
+            if (rule.key().equals(checked)) {
+                continue;
+            }
+            checked = rule.key();
+            String twice = keys.ambiguous(checked, request);
             if (twice != null) {
                 refuse(request, Reason.AMBIGUOUS_CLIENT, "rule " + rule.id() + " counts by " + twice
                         + ", which the request carries more than once");
@@ -118,9 +124,15 @@ class GatewayRoute {
 
     /** Refuses a request the gateway cannot read safely, counted by reason; nothing reaches the backend. */
     private void refuse(HttpServerRequest request, Reason reason, String detail) {
+        refuse(request, reason, detail, null);
+    }
+
+    /** As {@link #refuse(HttpServerRequest, Reason, String)}; a missing key's answer names it ({@code missing}). */
+    private void refuse(HttpServerRequest request, Reason reason, String detail, String missing) {
         refusals.count(reason, request.method().name(), request.path(), detail);
-        refuse(request, Problems.problem(reason.label, reason.status == 401 ? "Missing client key" : "Bad Request",
-                reason.status, detail));
+        JsonObject problem = Problems.problem(reason.label, missing != null ? "Missing client key" : "Bad Request",
+                reason.status, detail);
+        refuse(request, missing == null ? problem : problem.put("missing", missing));
     }
 
     private void decided(HttpServerRequest request, CanonicalPath path, URI upstream, AsyncResult<Verdict> result) {
@@ -134,10 +146,7 @@ class GatewayRoute {
     private void answer(HttpServerRequest request, CanonicalPath path, URI upstream, Verdict verdict) {
         if (verdict.missingKey().isPresent()) {
             String missing = verdict.missingKey().get();
-            refusals.count(Reason.MISSING_KEY, request.method().name(), request.path(), "needs " + missing);
-            refuse(request, Problems.problem("missing-key", "Missing client key", 401,
-                    "this request needs " + missing)
-                    .put("missing", missing));
+            refuse(request, Reason.MISSING_KEY, "this request needs " + missing, missing);
             return;
         }
         Settlement owed = limiter.owed(verdict);

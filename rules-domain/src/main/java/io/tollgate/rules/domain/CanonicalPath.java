@@ -195,24 +195,14 @@ public record CanonicalPath(String path, String matchPath, String problem) {
     }
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-    /** RFC 3986 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~". */
-    private static final boolean[] UNRESERVED = new boolean[128];
-    /** What a path holds raw: unreserved, sub-delims but ';' (parameters), ':' and '@' (RFC 3986 pchar). */
+    /**
+     * What a path holds raw with one meaning (RFC 3986 pchar but ';', which starts parameters): unreserved
+     * (ALPHA / DIGIT / "-" / "." / "_" / "~"), the other sub-delimiters, ':' and '@'.
+     */
     private static final boolean[] RAW = new boolean[128];
 
     static {
-        for (char c = 'a'; c <= 'z'; c++) {
-            UNRESERVED[c] = true;
-            UNRESERVED[Character.toUpperCase(c)] = true;
-        }
-        for (char c = '0'; c <= '9'; c++) {
-            UNRESERVED[c] = true;
-        }
-        for (char c : "-._~".toCharArray()) {
-            UNRESERVED[c] = true;
-        }
-        System.arraycopy(UNRESERVED, 0, RAW, 0, 128);
-        for (char c : "!$&'()*+,=:@".toCharArray()) {
+        for (char c : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,=:@".toCharArray()) {
             RAW[c] = true;
         }
     }
