@@ -19,13 +19,23 @@ public final class Caller {
     private final CounterKeys.Client tag;
     private final Terms tenant;
     private final Directory directory;
+    /** The state of the directory it was read from. */
+    private final DirectoryCopy copy;
+    /** The bucket keys of its rules worked out so far: a caller kept by {@link RecentCallers} reuses them. */
+    private volatile Keys keys;
 
-    Caller(CounterKeys.Client client, Profile profile, Terms tenant, Directory directory) {
+    Caller(CounterKeys.Client client, Profile profile, Terms tenant, Directory directory, DirectoryCopy copy) {
         this.client = client;
         this.profile = profile;
         this.tag = profile != null && profile.tenant() != null ? CounterKeys.readable(profile.tenant()) : client;
         this.tenant = tenant;
         this.directory = directory;
+        this.copy = copy;
+    }
+
+    /** Whether it was read from {@code state} of the directory. */
+    boolean readFrom(DirectoryCopy state) {
+        return copy == state;
     }
 
     /** Its API key as its counter keys carry it: the key's digest. */
@@ -51,6 +61,22 @@ public final class Caller {
      * tenant, its own under the tenant's hash tag, or the tenant's; for a client of its own (or unknown), its key's.
      */
     public String bucketKey(Rule rule) {
+        Keys known = keys;
+        for (Keys k = known; k != null; k = k.next) {
+            if (k.rule == rule) {
+                return k.key;
+            }
+        }
+        String key = newBucketKey(rule);
+        // a few rules count by one client; a rule set replaced makes new rules, and the list starts afresh
+        keys = new Keys(rule, key, known == null || known.depth >= MAX_KEYS ? null : known);
+        return key;
+    }
+
+    /** How many bucket keys a caller remembers. */
+    private static final int MAX_KEYS = 8;
+
+    private String newBucketKey(Rule rule) {
         if (tag == client) {
             return CounterKeys.key(rule.id(), client);
         }
@@ -84,5 +110,21 @@ public final class Caller {
         }
         String plan = profile.terms().plan();
         return policies.forPlan(plan != null || tenant == null ? plan : tenant.plan());
+    }
+
+    /** Bucket keys by rule (by identity: a rule set replaced makes new rules), newest first. */
+    private static final class Keys {
+
+        final Rule rule;
+        final String key;
+        final Keys next;
+        final int depth;
+
+        Keys(Rule rule, String key, Keys next) {
+            this.rule = rule;
+            this.key = key;
+            this.next = next;
+            this.depth = next == null ? 1 : next.depth + 1;
+        }
     }
 }

@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.rules.domain.DirectoryChanges;
 import io.tollgate.rules.domain.Effective;
@@ -19,7 +20,8 @@ import io.tollgate.rules.domain.Rule;
  * The gateway's copy of the client directory (docs/clients-plans-tenants.md): a full replica in a
  * compact form ({@link ClientTable}), so a request never waits on the network for it. The request path reads one
  * immutable state ({@link DirectoryCopy}) from a volatile field: no lock, no store or network call, one SHA-256 of
- * the API key when a rule needs the client (the same digest names its counter keys). Pages of changes are applied
+ * the API key when a rule needs the client (the same digest names its counter keys), and none for a key the thread
+ * saw lately in the same state ({@link RecentCallers}). Pages of changes are applied
  * off the event loop, one writer at a time, each published whole.
  */
 @ApplicationScoped
@@ -41,6 +43,14 @@ public class Directory {
     /** The size the heap was last found too small for; a warning again only once the directory doubled. */
     private int warnedAt;
     private volatile DirectoryCopy copy = DirectoryCopy.EMPTY;
+    /** Each thread's callers of late, so a key that comes again is not digested and looked up again. */
+    private final FastThreadLocal<RecentCallers> recent = new FastThreadLocal<>() {
+
+        @Override
+        protected RecentCallers initialValue() {
+            return new RecentCallers();
+        }
+    };
     private volatile boolean loaded;
     /** Guarded by this. */
     private DirectoryWriter writer = new DirectoryWriter(DirectoryCopy.EMPTY);
@@ -62,10 +72,17 @@ public class Directory {
      */
     public Caller caller(String apiKey) {
         DirectoryCopy now = copy;
+        RecentCallers recent = this.recent.get();
+        Caller known = recent.find(apiKey, now);
+        if (known != null) {
+            return known;
+        }
         byte[] digest = Digests.of(apiKey);
         Profile profile = now.clients().size() == 0 ? null : Digests.find(now.clients(), digest);
         Terms tenant = profile == null || profile.tenant() == null ? null : now.tenants().get(profile.tenant());
-        return new Caller(CounterKeys.digested(digest), profile, tenant, this);
+        Caller caller = new Caller(CounterKeys.digested(digest), profile, tenant, this, now);
+        recent.keep(apiKey, caller);
+        return caller;
     }
 
     /** The rule's own policy (a rule keyed otherwise, or a key the directory does not know). */

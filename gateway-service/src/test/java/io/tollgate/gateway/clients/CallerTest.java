@@ -112,6 +112,43 @@ class CallerTest {
         assertThat(a.bucketKey(BY_TENANT)).as("still counted with its tenant").isEqualTo("rl:orders.tenant:{acme}:@");
     }
 
+    @Test
+    void aKeyThatComesAgainIsReadOnceUntilTheDirectoryChanges() {
+        directory.apply(page(1, List.of(), List.of(client("k", new ClientEntry(null, "free", null, Map.of())))));
+        Caller first = directory.caller("k");
+        String key = first.bucketKey(BY_KEY);
+        assertThat(directory.caller(new String("k"))).as("the same key in another string").isSameAs(first);
+        assertThat(first.bucketKey(BY_KEY)).as("its bucket key worked out once").isSameAs(key);
+
+        directory.apply(page(2, List.of(), List.of(client("k", new ClientEntry(null, "pro", null, Map.of())))));
+        Caller after = directory.caller("k");
+        assertThat(after).isNotSameAs(first);
+        assertThat(after.effective(BY_KEY).source()).as("read from the changed directory").isEqualTo("plan:pro");
+        assertThat(after.bucketKey(BY_KEY)).isEqualTo(key);
+    }
+
+    @Test
+    void keysThatShareASlotEachGetTheirOwnCaller() {
+        assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+        directory.apply(page(1, List.of(), List.of(client("Aa", new ClientEntry(null, "pro", null, Map.of())))));
+        assertThat(directory.caller("Aa").known()).isTrue();
+        Caller bb = directory.caller("BB");
+        assertThat(bb.known()).isFalse();
+        assertThat(bb.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{sha256:" + sha256("BB") + "}");
+        assertThat(directory.caller("Aa").effective(BY_KEY).source()).isEqualTo("plan:pro");
+        assertThat(directory.caller("A").known()).as("a shorter key").isFalse();
+    }
+
+    @Test
+    void aRuleReplacedUnderItsIdGetsTheBucketKeyOfItsKind() {
+        Caller caller = directory.caller("t");
+        assertThat(caller.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{sha256:" + sha256("t") + "}");
+        Rule sameIdByTenant = Rule.of("orders.write", "/orders/**", KeySpec.TENANT, 10, Duration.ofMinutes(1));
+        directory.apply(page(1, List.of(new TenantChange("acme", new TenantEntry("pro", null, Map.of()))),
+                List.of(client("t", new ClientEntry("acme", null, null, Map.of())))));
+        assertThat(directory.caller("t").bucketKey(sameIdByTenant)).isEqualTo("rl:orders.write:{acme}:@");
+    }
+
     private static String sha256(String key) {
         return ClientDigest.of(key);
     }
