@@ -21,7 +21,7 @@
 #    them: tollgate-hop, the gateway with no rule sending /hop/ through the nginx proxy to the backend, so
 #    one more loopback round trip to a C server that does next to nothing (as the check's trip to Redis):
 #    p99(hop) - p99(off) is what one such round trip adds to the p99 on this machine at this rate.
-# 3. Footprint: launch to the first proxied 200 that the limiter checked (first_proxied.py, polled every
+# 3. Footprint: launch to the first proxied 200 that the limiter checked (startup/first_answer.py, polled every
 #    5 ms), RSS at that answer, and VmRSS/RssAnon after LOAD_SECONDS of the same wrk load, median of
 #    FOOTPRINT_RUNS starts (the modes take turns; the load on the last start of each mode):
 #      tollgate-jvm17     fast-jar, `java`, with the launcher's default flags ($LAUNCH_OPTS, MALLOC_ARENA_MAX=2)
@@ -439,24 +439,25 @@ if has footprint; then
   MODES+=(scg-default scg-small)
   echo "note	footprint: Tollgate with the launcher's flags: $LAUNCH_ENV $LAUNCH_OPTS" >>"$WORK/meta.tsv"
 
-  # launch_mode <mode> <port> <log>: "pid ms rss_kB" of first_proxied.py
+  FIRST_ANSWER="$HERE/../startup/first_answer.py"
+  # launch_mode <mode> <port> <log>: "pid ms rss_kB" of startup/first_answer.py
   launch_mode() {
     local mode=$1 port=$2 log=$3
     # shellcheck disable=SC2046,SC2086
     case $mode in
       tollgate-jvm17)
-        env $(tollgate_env "$port") $LAUNCH_ENV python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/limited/x" fp \
-          RateLimit-Policy "$log" -- java $LAUNCH_OPTS -jar "$GATEWAY_JAR" ;;
+        env $(tollgate_env "$port") $LAUNCH_ENV python3 "$FIRST_ANSWER" "http://127.0.0.1:$port/limited/x" 200 "$log" --api-key fp \
+          --wait-header RateLimit-Policy -- java $LAUNCH_OPTS -jar "$GATEWAY_JAR" ;;
       tollgate-aotjar25)
-        env $(tollgate_env "$port") $LAUNCH_ENV python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/limited/x" fp \
-          RateLimit-Policy "$log" -- "$JAVA25" $LAUNCH_OPTS -XX:AOTCache="$WORK/gateway.aot" \
+        env $(tollgate_env "$port") $LAUNCH_ENV python3 "$FIRST_ANSWER" "http://127.0.0.1:$port/limited/x" 200 "$log" --api-key fp \
+          --wait-header RateLimit-Policy -- "$JAVA25" $LAUNCH_OPTS -XX:AOTCache="$WORK/gateway.aot" \
           -jar "$WORK/aot-jar/quarkus-run.jar" ;;
       scg-default)
-        env $(scg_env "$port") python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/x" fp \
-          X-RateLimit-Remaining "$log" -- java -jar "$PEER_JAR" ;;
+        env $(scg_env "$port") python3 "$FIRST_ANSWER" "http://127.0.0.1:$port/x" 200 "$log" --api-key fp \
+          --wait-header X-RateLimit-Remaining -- java -jar "$PEER_JAR" ;;
       scg-small)
-        env $(scg_env "$port") python3 "$HERE/first_proxied.py" "http://127.0.0.1:$port/x" fp \
-          X-RateLimit-Remaining "$log" -- java $SMALL_OPTS -jar "$PEER_JAR" ;;
+        env $(scg_env "$port") python3 "$FIRST_ANSWER" "http://127.0.0.1:$port/x" 200 "$log" --api-key fp \
+          --wait-header X-RateLimit-Remaining -- java $SMALL_OPTS -jar "$PEER_JAR" ;;
     esac
   }
   for run in $(seq 1 "$FOOTPRINT_RUNS"); do
