@@ -2,7 +2,7 @@
 # What the limiter costs on the hot path. One gateway (the packaged jar), one private Redis, nginx as
 # the backend and as the reference keepalive proxy, wrk on loopback; everything on this machine.
 #
-# In the same run, alternating ROUNDS times (after a warm-up of each):
+# In the same run, alternating ROUNDS times (after a warm-up of each; even rounds run the paths in reverse order):
 #   off     GET /open/x     through the gateway, no rule matches (plain proxy)
 #   on      GET /limited/x  through the gateway, one token-bucket rule that always allows (1 check)
 #   nginx   GET /x          through nginx's keepalive proxy to the same backend
@@ -173,8 +173,10 @@ RESULTS="$WORK/results"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, rate: $RATE, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
 echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | checks/req | EVALSHA/req | checks per EVALSHA | Redis µs per check | Redis CPU µs/req | machine CPU µs/req | checks per Redis read | heap allocated KB/req |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+# odd rounds run the paths in order, even rounds in reverse, so no path always runs first (or last) in a round
+in_turn() { if (( $1 % 2 )); then echo "$VARIANTS"; else echo "$VARIANTS" | tr ' ' '\n' | tac | tr '\n' ' '; fi; }
 for r in $(seq 1 "$ROUNDS"); do
-  for v in $VARIANTS; do
+  for v in $(in_turn "$r"); do
     [[ " $PATHS " == *" ${v#base-} "* ]] || continue
     PROFILE_ROUND=$r run "$v" "$CONNECTIONS" "$RATE" | tee -a "$RESULTS" \
       | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6, $7, $13, $8, $15, $14, $10, $11, $12, $16}'
@@ -196,7 +198,7 @@ echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req |"
 echo "|---|---|---|---|---|---|"
 LIGHT="$WORK/light"
 for r in $(seq 1 "$ROUNDS"); do
-  for v in $VARIANTS; do
+  for v in $(in_turn "$r"); do
     [[ $v != nginx && " $PATHS " == *" ${v#base-} "* ]] || continue
     run "$v" "$LIGHT_CONNECTIONS" | tee -a "$LIGHT" \
       | awk -v r="$r" '{printf "| %s | %s | %s | %s | %s | %s |\n", r, $1, $2, $3, $4, $6}'

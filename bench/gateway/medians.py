@@ -29,6 +29,13 @@ def ratio(a, b):
     return f"{x / y:.2f}" if x and y else "-"
 
 
+def paired(a, b):
+    """req/s of a ÷ req/s of b in each round: the n-th run of a with the n-th run of b."""
+    xs = [float(r[1]) for r in rows if r[0] == a]
+    ys = [float(r[1]) for r in rows if r[0] == b]
+    return [x / y for x, y in zip(xs, ys) if y]
+
+
 variants = [v for v in ("base-off", "base-on", "off", "on", "nginx") if any(r[0] == v for r in rows)]
 
 if mode == "load":
@@ -47,10 +54,15 @@ if mode == "load":
         print(f"CPU added by the limiter: {med('on', 5) - med('off', 5):.1f} µs/request")
     if "on" in variants and "off" in variants and med("on", 15) is not None and med("off", 15) is not None:
         print(f"heap allocation added by the limiter: {med('on', 15) - med('off', 15):.1f} KB/request")
-    if "base-on" in variants:
-        print(f"baseline: base-on ÷ base-off: {ratio('base-on', 'base-off')}; on ÷ base-on: {ratio('on', 'base-on')}; "
+    if "base-on" in variants and "base-off" in variants:
+        print(f"baseline: base-on ÷ base-off: {ratio('base-on', 'base-off')}; "
               f"off ÷ base-off: {ratio('off', 'base-off')}; CPU added by the baseline's limiter: "
               f"{med('base-on', 5) - med('base-off', 5):.1f} µs/request")
+    for a, b in (("on", "base-on"), ("off", "base-off")):
+        pairs = paired(a, b)
+        if pairs:
+            print(f"{a} ÷ {b}, round by round (each round's two runs side by side): median {statistics.median(pairs):.3f}"
+                  f" (rounds {min(pairs):.3f} to {max(pairs):.3f}); of the medians: {ratio(a, b)}")
 else:
     print()
     print("| path | req/s | p50 ms | p99 ms | gateway CPU µs/req |")
