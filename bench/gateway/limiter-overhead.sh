@@ -13,6 +13,7 @@
 #
 # Needs: wrk, nginx, redis-server, redis-cli, java 17, and ./mvnw -B package -pl gateway-service done.
 # Env: DURATION (10s) CONNECTIONS (50) THREADS (2) ROUNDS (3) LIGHT_CONNECTIONS (4) GATEWAY_JAVA_OPTS PATHS
+#      GATEWAY_JAR (the jar measured as off / on; default the checkout's gateway-service/target/quarkus-app/quarkus-run.jar)
 #      BASELINE_JAR (another build's quarkus-run.jar, measured alternately as base-off / base-on)
 #      BASELINE_JAVA_OPTS (default GATEWAY_JAVA_OPTS; e.g. the same jar with one setting changed)  WARMUP (20s)
 #      STORE (standalone | cluster: three primaries, no replicas, on free ports; Redis figures summed over them)
@@ -49,7 +50,7 @@ RATE=${RATE:-0}
 PROFILE=${PROFILE:-}
 PROFILE_INTERVAL=${PROFILE_INTERVAL:-1ms}
 PROFILE_OUT=${PROFILE_OUT:-}
-JAR="$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"
+JAR=${GATEWAY_JAR:-"$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"}
 for tool in wrk nginx redis-server redis-cli java curl ${PROFILE:+jcmd unzip}; do
   command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }
 done
