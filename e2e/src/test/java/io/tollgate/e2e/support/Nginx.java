@@ -22,6 +22,7 @@ import org.jboss.logging.Logger;
  * its own process on a free loopback port, with a configuration written to a temporary folder and
  * {@code daemon off}; no system service is involved. Every answer carries {@link #UPSTREAM_HEADER}, the address
  * of the instance that gave it, so a test can tell which one answered. Streams (the rules' watch) pass unbuffered.
+ * {@code X-Forwarded-For} is set to the caller's address, replacing any a caller sent.
  * Without nginx on the machine it fails, naming the package.
  */
 public final class Nginx implements AutoCloseable {
@@ -99,7 +100,7 @@ public final class Nginx implements AutoCloseable {
                             proxy_http_version 1.1;
                             proxy_set_header Connection "";
                             proxy_set_header Host $http_host;
-                            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                            proxy_set_header X-Forwarded-For $remote_addr;
                             proxy_buffering off;
                             proxy_read_timeout 1h;
                             add_header %5$s $upstream_addr always;

@@ -41,12 +41,19 @@ public final class Stack implements AutoCloseable {
         this.productStoreTimeout = productStoreTimeout;
         redis = new RedisCluster(3, 1);
         database = new TestDatabase();
-        Map<String, String> rulesEnv = Map.of(
+        Map<String, String> rulesEnv = new HashMap<>(Map.of(
                 "QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl(),
                 "QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl(),
                 "QUARKUS_DATASOURCE_USERNAME", database.user(),
                 "TOLLGATE_ADMIN_TOKEN", ADMIN_TOKEN,
-                "TOLLGATE_GATEWAYS_LIVE_WINDOW", "10s");
+                "TOLLGATE_GATEWAYS_LIVE_WINDOW", "10s"));
+        if (rulesCount > 1) {
+            // behind nginx, as docs/operations.md says: a caller's address is the one nginx puts in X-Forwarded-For
+            rulesEnv.putAll(Map.of(
+                    "QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING", "true",
+                    "QUARKUS_HTTP_PROXY_ALLOW_X_FORWARDED", "true",
+                    "QUARKUS_HTTP_PROXY_TRUSTED_PROXIES", "127.0.0.1"));
+        }
         for (int i = 1; i <= rulesCount; i++) {
             rulesInstances.add(new JavaService(i == 1 ? "rules-service" : "rules-service-" + i, "rules-service", rulesEnv));
         }
