@@ -175,6 +175,14 @@ public final class Browser implements AutoCloseable {
         return ((JavascriptExecutor) driver).executeScript(javascript, args);
     }
 
+    /**
+     * Runs {@code javascript} until it calls its last argument (a callback) with the result, e.g. when a fetch
+     * answers; the script's wait is the driver's (30 s unless set).
+     */
+    public Object asyncScript(String javascript, Object... args) {
+        return ((JavascriptExecutor) driver).executeAsyncScript(javascript, args);
+    }
+
     /** The value of the cookie {@code name} the browser holds for the current page, if any. */
     public Optional<String> cookie(String name) {
         return Optional.ofNullable(driver.manage().getCookieNamed(name)).map(Cookie::getValue);

@@ -15,7 +15,8 @@ import io.tollgate.counter.testing.RedisCluster;
 /**
  * The whole fleet as real processes on free loopback ports: a Redis Cluster (3 primaries + 3 replicas),
  * a database of its own on the machine's PostgreSQL, the packaged rules service, the demo backend and N
- * packaged gateways, each configured through the environment as a user would.
+ * packaged gateways, each configured through the environment as a user would. {@link #behindBalancer} runs two
+ * rules-service instances on that one database behind {@link Nginx}, and the gateways reach them through it.
  */
 public final class Stack implements AutoCloseable {
 
@@ -27,28 +28,44 @@ public final class Stack implements AutoCloseable {
     private final RedisCluster redis;
     private final TestDatabase database;
     private final JavaService rules;
+    /** Every rules-service instance, {@link #rules} first. */
+    private final List<JavaService> rulesInstances = new ArrayList<>();
+    private final Nginx balancer;
     private final JavaService backend;
     private final List<JavaService> gateways = new ArrayList<>();
     private final WatchCutter watchCutter;
     private final boolean productStoreTimeout;
 
-    private Stack(int gatewayCount, Map<String, String> gatewayEnv, boolean cuttableWatch, boolean productStoreTimeout) {
+    private Stack(int gatewayCount, Map<String, String> gatewayEnv, boolean cuttableWatch, boolean productStoreTimeout,
+            int rulesCount) {
         this.productStoreTimeout = productStoreTimeout;
         redis = new RedisCluster(3, 1);
         database = new TestDatabase();
-        rules = new JavaService("rules-service", "rules-service", Map.of(
+        Map<String, String> rulesEnv = new HashMap<>(Map.of(
                 "QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl(),
                 "QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl(),
                 "QUARKUS_DATASOURCE_USERNAME", database.user(),
                 "TOLLGATE_ADMIN_TOKEN", ADMIN_TOKEN,
                 "TOLLGATE_GATEWAYS_LIVE_WINDOW", "10s"));
+        if (rulesCount > 1) {
+            // behind nginx, as docs/operations.md says: a caller's address is the one nginx puts in X-Forwarded-For
+            rulesEnv.putAll(Map.of(
+                    "QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING", "true",
+                    "QUARKUS_HTTP_PROXY_ALLOW_X_FORWARDED", "true",
+                    "QUARKUS_HTTP_PROXY_TRUSTED_PROXIES", "127.0.0.1"));
+        }
+        for (int i = 1; i <= rulesCount; i++) {
+            rulesInstances.add(new JavaService(i == 1 ? "rules-service" : "rules-service-" + i, "rules-service", rulesEnv));
+        }
+        rules = rulesInstances.get(0);
         backend = new JavaService("demo-backend", "demo-backend", Map.of());
         watchCutter = cuttableWatch ? new WatchCutter() : null;
         try {
-            rules.launch();
+            rulesInstances.forEach(JavaService::launch);
             backend.launch();
-            rules.awaitLive();
+            rulesInstances.forEach(JavaService::awaitLive);
             backend.awaitLive();
+            balancer = rulesCount > 1 ? Nginx.roundRobin(rulesInstances) : null;
             if (watchCutter != null) {
                 watchCutter.target(rules.port());
             }
@@ -67,12 +84,20 @@ public final class Stack implements AutoCloseable {
 
     /** A stack with {@code gateways} gateways; {@code gatewayEnv} adds to or overrides their environment. */
     public static Stack start(int gateways, Map<String, String> gatewayEnv) {
-        return new Stack(gateways, gatewayEnv, false, false);
+        return new Stack(gateways, gatewayEnv, false, false, 1);
+    }
+
+    /**
+     * Like {@link #start}, with two rules-service instances on the one database behind {@link Nginx} (round robin,
+     * no stickiness): the gateways, and whoever asks {@link #balancer()}, reach whichever instance nginx picks.
+     */
+    public static Stack behindBalancer(int gateways, Map<String, String> gatewayEnv) {
+        return new Stack(gateways, gatewayEnv, false, false, 2);
     }
 
     /** Like {@link #start}, with the gateways reaching the rules service through a {@link WatchCutter}. */
     public static Stack withCuttableWatch(int gateways, Map<String, String> gatewayEnv) {
-        return new Stack(gateways, gatewayEnv, true, false);
+        return new Stack(gateways, gatewayEnv, true, false, 1);
     }
 
     /**
@@ -80,14 +105,15 @@ public final class Stack implements AutoCloseable {
      * for the tests whose point is how the gateways decide on a machine as busy as the one they run on.
      */
     public static Stack withProductStoreTimeout(int gateways, Map<String, String> gatewayEnv) {
-        return new Stack(gateways, gatewayEnv, false, true);
+        return new Stack(gateways, gatewayEnv, false, true, 1);
     }
 
     private Map<String, String> gatewayEnvironment(String name, Map<String, String> extra) {
         Map<String, String> env = new HashMap<>();
         env.put("TOLLGATE_GATEWAY_UPSTREAM", backend.url(""));
         env.put("TOLLGATE_GATEWAY_INSTANCE_ID", name);
-        env.put("TOLLGATE_RULES_URL", watchCutter == null ? rules.url("") : watchCutter.url());
+        env.put("TOLLGATE_RULES_URL",
+                balancer != null ? balancer.url("") : watchCutter == null ? rules.url("") : watchCutter.url());
         env.put("TOLLGATE_RULES_SNAPSHOT", snapshot(name).toString());
         env.put("QUARKUS_REDIS_HOSTS", String.join(",", redis.addresses()));
         env.put("QUARKUS_REDIS_CLIENT_TYPE", "cluster");
@@ -148,8 +174,22 @@ public final class Stack implements AutoCloseable {
         return gateways;
     }
 
+    /** The rules service; of a stack {@link #behindBalancer}, its first instance. */
     public JavaService rulesService() {
         return rules;
+    }
+
+    /** Every rules-service instance: one, or two for a stack {@link #behindBalancer}. */
+    public List<JavaService> rulesServices() {
+        return rulesInstances;
+    }
+
+    /** The nginx in front of the rules-service instances of a stack {@link #behindBalancer}. */
+    public Nginx balancer() {
+        if (balancer == null) {
+            throw new IllegalStateException("this stack runs one rules service, without a balancer");
+        }
+        return balancer;
     }
 
     public WatchCutter watchCutter() {
@@ -174,7 +214,10 @@ public final class Stack implements AutoCloseable {
     @Override
     public void close() {
         gateways.forEach(JavaService::close);
-        rules.close();
+        if (balancer != null) {
+            balancer.close();
+        }
+        rulesInstances.forEach(JavaService::close);
         backend.close();
         if (watchCutter != null) {
             watchCutter.close();
