@@ -22,7 +22,8 @@ public final class Directory {
     public void putClient(String apiKey, String entryJson) {
         expectWritten(Http.send("PUT", stack.rulesService().url("/api/v1/clients/key"),
                 Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN, "Content-Type", "application/json",
-                        "X-API-Key", apiKey), entryJson), apiKey);
+                        "X-API-Key", apiKey),
+                entryJson), apiKey);
     }
 
     public void putTenant(String id, String entryJson) {
