@@ -46,15 +46,17 @@ MALLOC_ARENA_MAX=2 start_rules_service "$WORK/rules-service.log" $RULES_JAVA_OPT
 
 # what the pages show: a realistic small set of 20 rules, one of them edited (a history of two revisions),
 # a tenant with a client that has an override
-write() { # write METHOD PATH JSON
-  curl -fs -o /dev/null -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$3" "$BASE$2"
+write() { # write METHOD PATH JSON [HEADER]
+  curl -fs -o /dev/null -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' ${4:+-H "$4"} \
+    -d "$3" "$BASE$2"
 }
 for i in $(seq 1 20); do
   write POST /api/v1/rules "{\"id\":\"bench.r$i\",\"match\":{\"path\":\"/svc$i/**\"},\"key\":\"api_key\",\"limit\":100,\"period\":\"1m\"}"
 done
 write PUT /api/v1/rules/bench.r1 '{"id":"bench.r1","match":{"path":"/svc1/**"},"key":"api_key","limit":120,"period":"1m"}'
 write PUT /api/v1/tenants/bench-tenant '{"label":"Bench tenant"}'
-write PUT /api/v1/clients/bench-key '{"tenant":"bench-tenant","label":"Bench client","overrides":{"bench.r2":{"limit":10}}}'
+write PUT /api/v1/clients/key '{"tenant":"bench-tenant","label":"Bench client","overrides":{"bench.r2":{"limit":10}}}' \
+  'X-API-Key: bench-key'
 
 PAGES="/console/rules /console/rules/new /console/rules/bench.r1/edit /console/rules/bench.r1/history /console/import
 /console/clients /console/tenants/bench-tenant /console/live /console/explain"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How fast a directory change reaches every gateway of a running stack (./tollgate up).
 
-For each of N fresh API keys: write the client with an override of limit 0 for RULE (PUT /api/v1/clients/<key>),
+For each of N fresh API keys: write the client with an override of limit 0 for RULE (PUT /api/v1/clients/key, the key in X-API-Key),
 then ask every gateway, over and over, until each rejects the key by that override (429 with
 RateLimit-Policy q=0: a rejection that spends nothing); then remove the override (PUT the entry without it)
 and wait until each gateway reports the rule's own policy again. The time from the write's answer to the last
@@ -46,8 +46,8 @@ gateways = [connection(g) for g in GATEWAYS]
 
 
 def put_client(key, entry):
-    rules.request("PUT", "/api/v1/clients/" + urllib.parse.quote(key, safe=""), json.dumps(entry),
-                  {"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"})
+    rules.request("PUT", "/api/v1/clients/key", json.dumps(entry),
+                  {"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json", "X-API-Key": key})
     answer = rules.getresponse()
     body = answer.read()
     if answer.status not in (200, 201):

@@ -1,5 +1,5 @@
 // Explain: what each rule would do with a request now, read from a gateway without spending (GET /api/v1/explain).
-import { get } from './api.js';
+import { call } from './api.js';
 import { h, fill, $, showError, clearError, ready } from './dom.js';
 
 const error = $('#explain-error');
@@ -21,10 +21,11 @@ $('#explain-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   clearError(error);
   const query = new URLSearchParams({ method: $('#explain-method').value, path: $('#explain-path').value });
+  // the key travels in the header a gateway counts it by, never in the URL (access logs keep URLs)
   const key = $('#explain-key').value;
-  if (key) query.set('api_key', key);
+  const headers = key ? { 'X-API-Key': key } : {};
   try {
-    const answer = await get(`/api/v1/explain?${query}`);
+    const answer = (await call('GET', `/api/v1/explain?${query}`, { headers })).data;
     $('#explain-gateway').textContent = `Answered by gateway ${answer.gateway}.`;
     fill($('#explain-result tbody'), answer.rules.length ? answer.rules.map(row)
       : h('tr', {}, h('td', { colspan: 5, class: 'hint' }, 'No rule matches this request.')));

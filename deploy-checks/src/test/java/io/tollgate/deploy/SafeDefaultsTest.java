@@ -19,7 +19,8 @@ class SafeDefaultsTest {
 
     /** Tokens that have been shipped as examples: whoever read the docs knows them. */
     private static final List<String> KNOWN_TOKENS = List.of("dev-admin-token", "change-me");
-    private static final String REQUIRED_TOKEN = "${TOLLGATE_ADMIN_TOKEN:?";
+    /** The tokens compose requires: the admin token, and the gateways' own. */
+    private static final List<String> REQUIRED_TOKENS = List.of("${TOLLGATE_ADMIN_TOKEN:?", "${TOLLGATE_GATEWAY_TOKEN:?");
     /** A published port on the host: {@code [address:]host:container}. */
     private static final Pattern PUBLISHED = Pattern.compile("(?:(.+):)?(\\d+):(\\d+)");
 
@@ -51,22 +52,27 @@ class SafeDefaultsTest {
     }
 
     @Test
-    void composeRefusesToStartWithoutAnAdminTokenAndCarriesNone() {
+    void composeRefusesToStartWithoutItsTokensAndCarriesNone() {
         JsonNode services = Repo.document("docker/compose.yaml").path("services");
         List<String> tokens = new ArrayList<>();
         services.fields().forEachRemaining(service -> service.getValue().path("environment").fields()
                 .forEachRemaining(env -> {
                     if (env.getKey().endsWith("_TOKEN")) {
                         tokens.add(service.getKey());
-                        assertThat(env.getValue().asText()).as(service.getKey() + " " + env.getKey())
-                                .startsWith(REQUIRED_TOKEN).endsWith("}");
+                        String value = env.getValue().asText();
+                        assertThat(REQUIRED_TOKENS).as(service.getKey() + " " + env.getKey() + ": a required token")
+                                .anyMatch(value::startsWith);
+                        assertThat(value).as(service.getKey() + " " + env.getKey()).endsWith("}");
                     }
                 }));
         assertThat(tokens).as("services given the token").contains("rules-service", "gateway-1", "gateway-2",
                 "gateway-3");
         String compose = Repo.read("docker/compose.yaml");
-        assertThat(compose).doesNotContain(KNOWN_TOKENS.get(0)).doesNotContain("${TOLLGATE_ADMIN_TOKEN:-")
-                .doesNotContain("${TOLLGATE_ADMIN_TOKEN-");
+        for (String variable : List.of("TOLLGATE_ADMIN_TOKEN", "TOLLGATE_GATEWAY_TOKEN")) {
+            assertThat(compose).as("a default for " + variable).doesNotContain("${" + variable + ":-")
+                    .doesNotContain("${" + variable + "-");
+        }
+        assertThat(compose).doesNotContain(KNOWN_TOKENS.get(0));
     }
 
     @Test

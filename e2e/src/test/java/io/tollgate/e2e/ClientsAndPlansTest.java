@@ -143,7 +143,7 @@ class ClientsAndPlansTest {
 
         // the rejections by the tenant rule spent nothing of the second client's own 3: 2 are left, on every gateway
         for (int i = 0; i < stack.gateways().size(); i++) {
-            var explained = stack.operation(i, "GET", "/tollgate/explain?path=/tenanted/x&api_key=" + second);
+            var explained = stack.operation(i, "GET", "/tollgate/explain?path=/tenanted/x", second);
             assertThat(explained.statusCode()).as(explained.body()).isEqualTo(200);
             var rules = new com.fasterxml.jackson.databind.ObjectMapper().readTree(explained.body()).get("rules");
             assertThat(rules.get(0).get("id").asText()).isEqualTo(TENANT);
@@ -204,8 +204,7 @@ class ClientsAndPlansTest {
                 directory.client(secret).body(),
                 stack.rulesService() == null
                         ? ""
-                        : io.tollgate.e2e.support.Http
-                                .get(stack.rulesService().url("/api/v1/clients/" + secret + "/history"), Stack.ADMIN).body(),
+                        : directory.history(secret).body(),
                 io.tollgate.e2e.support.Http.get(stack.rulesService().url("/api/v1/clients"), Stack.ADMIN).body());
         assertThat(answers).allSatisfy(body -> assertThat(body).doesNotContain(secret));
         assertThat(answers.get(0)).contains("secret holder");

@@ -147,7 +147,7 @@ class ConcurrencyAcrossGatewaysTest {
     }
 
     private static long remaining(int gateway, String key) throws Exception {
-        var explained = stack.operation(gateway, "GET", "/tollgate/explain?path=/hold/report&api_key=" + key);
+        var explained = stack.operation(gateway, "GET", "/tollgate/explain?path=/hold/report", key);
         assertThat(explained.statusCode()).as(explained.body()).isEqualTo(200);
         return new ObjectMapper().readTree(explained.body()).path("rules").get(0).path("remaining").asLong();
     }

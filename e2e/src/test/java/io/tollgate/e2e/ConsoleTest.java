@@ -2,7 +2,6 @@ package io.tollgate.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -474,8 +473,7 @@ class ConsoleTest {
 
     /** What gateway 1's own explain says of rule {@code ruleId} for a GET of {@code path} with {@code key}. */
     private static JsonNode explained(String key, String path, String ruleId) {
-        HttpResponse<String> answer = stack.operation(0, "GET",
-                "/tollgate/explain?method=GET&path=" + path + "&api_key=" + URLEncoder.encode(key, StandardCharsets.UTF_8));
+        HttpResponse<String> answer = stack.operation(0, "GET", "/tollgate/explain?method=GET&path=" + path, key);
         for (JsonNode rule : json(answer).path("rules")) {
             if (rule.path("id").asText().equals(ruleId)) {
                 return rule;

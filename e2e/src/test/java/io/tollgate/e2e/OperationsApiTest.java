@@ -119,16 +119,20 @@ class OperationsApiTest {
         for (int i = 0; i < 3; i++) {
             assertThat(stack.call(0, "GET", "/ops-explain/a", key).statusCode()).isEqualTo(200);
         }
-        String query = "/api/v1/explain?method=GET&path=/ops-explain/a&api_key=" + key;
-        await("a gateway's address known").atMost(SAMPLED).until(() -> call(query).statusCode() == 200);
+        String query = "/api/v1/explain?method=GET&path=/ops-explain/a";
+        await("a gateway's address known").atMost(SAMPLED).until(() -> call(query, key).statusCode() == 200);
 
-        JsonNode first = api(query);
-        JsonNode second = api(query);
+        // the key travels in the header the gateways count it by, never in a URL
+        JsonNode first = api(query, key);
+        JsonNode second = api(query, key);
         assertThat(first.path("gateway").asText()).isIn("gateway-1", "gateway-2");
         long remaining = find(first.path("rules"), rule).path("remaining").asLong();
         assertThat(remaining).isBetween(0L, 7L);
         assertThat(find(second.path("rules"), rule).path("remaining").asLong()).isEqualTo(remaining);
-        assertThat(api(query.replace("api_key=", "ignored=")).path("rules").toString()).contains("\"missing\"");
+        assertThat(api(query).path("rules").toString()).contains("\"missing\":\"X-API-Key\"");
+        HttpResponse<String> inUrl = call(query + "&api_key=" + key);
+        assertThat(inUrl.statusCode()).isEqualTo(400);
+        assertThat(inUrl.body()).contains("key-in-url").doesNotContain(key);
     }
 
     @Test
@@ -168,8 +172,17 @@ class OperationsApiTest {
         return Http.get(stack.rulesService().url(path), Map.of("Authorization", ADMIN));
     }
 
+    /** A call with {@code apiKey} in the header a gateway counts it by. */
+    private static HttpResponse<String> call(String path, String apiKey) {
+        return Http.get(stack.rulesService().url(path), Map.of("Authorization", ADMIN, "X-API-Key", apiKey));
+    }
+
     private static JsonNode api(String path) {
-        HttpResponse<String> answer = call(path);
+        return api(path, null);
+    }
+
+    private static JsonNode api(String path, String apiKey) {
+        HttpResponse<String> answer = apiKey == null ? call(path) : call(path, apiKey);
         assertThat(answer.statusCode()).as(path + ": " + answer.body()).isEqualTo(200);
         try {
             return JSON.readTree(answer.body());

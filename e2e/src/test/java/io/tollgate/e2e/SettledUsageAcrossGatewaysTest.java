@@ -84,7 +84,7 @@ class SettledUsageAcrossGatewaysTest {
     }
 
     private long remaining(int gateway, String key) throws Exception {
-        var explained = stack.operation(gateway, "GET", "/tollgate/explain?path=/llm/tokens/x&method=POST&api_key=" + key);
+        var explained = stack.operation(gateway, "GET", "/tollgate/explain?path=/llm/tokens/x&method=POST", key);
         assertThat(explained.statusCode()).as(explained.body()).isEqualTo(200);
         return new ObjectMapper().readTree(explained.body()).path("rules").get(0).path("remaining").asLong();
     }

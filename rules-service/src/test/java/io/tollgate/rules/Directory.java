@@ -43,7 +43,7 @@ public final class Directory {
     }
 
     public static Response putClient(String key, String body) {
-        return as(ADMIN).body(body).put("/api/v1/clients/" + key);
+        return as(ADMIN).body(body).header("X-API-Key", key).put("/api/v1/clients/key");
     }
 
     /** A tenant id of one test. */

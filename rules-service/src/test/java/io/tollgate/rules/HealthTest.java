@@ -51,7 +51,11 @@ class HealthTest {
                 .then()
                 .statusCode(200)
                 .body(containsString("/api/v1/rules/{id}/history"))
-                .body(containsString("/api/v1/rules/watch"));
+                .body(containsString("/api/v1/rules/watch"))
+                // a client by its key in X-API-Key or by digest; the refused key-in-the-path form is not offered
+                .body(containsString("\"/api/v1/clients/key\""))
+                .body(containsString("/api/v1/clients/digest/{digest}/history"))
+                .body(org.hamcrest.Matchers.not(containsString("/api/v1/clients/{key}")));
         management().when().get("/q/swagger-ui/").then().statusCode(200);
     }
 

@@ -2,9 +2,7 @@ package io.tollgate.e2e.support;
 
 import static org.awaitility.Awaitility.await;
 
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
@@ -22,7 +20,10 @@ public final class Directory {
 
     /** Creates or replaces the entry of the client with API key {@code apiKey}. */
     public void putClient(String apiKey, String entryJson) {
-        expectWritten(write("PUT", "/api/v1/clients/" + encode(apiKey), "application/json", entryJson), apiKey);
+        expectWritten(Http.send("PUT", stack.rulesService().url("/api/v1/clients/key"),
+                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN, "Content-Type", "application/json",
+                        "X-API-Key", apiKey),
+                entryJson), apiKey);
     }
 
     public void putTenant(String id, String entryJson) {
@@ -36,9 +37,18 @@ public final class Directory {
                 ndjson, Duration.ofMinutes(3));
     }
 
-    /** The client's entry as the service answers it (404 when there is none). */
+    /** The client's entry as the service answers it (404 when there is none); the key in its header. */
     public HttpResponse<String> client(String apiKey) {
-        return Http.get(stack.rulesService().url("/api/v1/clients/" + encode(apiKey)), Stack.ADMIN);
+        return Http.get(stack.rulesService().url("/api/v1/clients/key"), byKey(apiKey));
+    }
+
+    /** The client's history as the service answers it; the key in its header. */
+    public HttpResponse<String> history(String apiKey) {
+        return Http.get(stack.rulesService().url("/api/v1/clients/key/history"), byKey(apiKey));
+    }
+
+    private static Map<String, String> byKey(String apiKey) {
+        return Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN, "X-API-Key", apiKey);
     }
 
     /**
@@ -78,9 +88,5 @@ public final class Directory {
         if (answer.statusCode() != 200 && answer.statusCode() != 201) {
             throw new IllegalStateException("PUT " + what + " answered " + answer.statusCode() + ": " + answer.body());
         }
-    }
-
-    private static String encode(String key) {
-        return URLEncoder.encode(key, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

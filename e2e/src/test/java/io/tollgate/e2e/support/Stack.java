@@ -170,6 +170,15 @@ public final class Stack implements AutoCloseable {
                 Map.of("Authorization", "Bearer " + ADMIN_TOKEN), "");
     }
 
+    /**
+     * An operation on gateway {@code index}'s management interface, with the admin token and the client's
+     * {@code apiKey} in the header the gateway counts it by ({@code explain}, a bucket's reset).
+     */
+    public HttpResponse<String> operation(int index, String method, String pathAndQuery, String apiKey) {
+        return Http.send(method, gateways.get(index).managementUrl(pathAndQuery),
+                Map.of("Authorization", "Bearer " + ADMIN_TOKEN, "X-API-Key", apiKey), "");
+    }
+
     public List<JavaService> gateways() {
         return gateways;
     }

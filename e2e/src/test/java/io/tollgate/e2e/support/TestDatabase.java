@@ -35,6 +35,19 @@ public final class TestDatabase implements AutoCloseable {
         return user;
     }
 
+    public String host() {
+        return host;
+    }
+
+    public String port() {
+        return port;
+    }
+
+    /** The database's name, made for this test alone. */
+    public String name() {
+        return name;
+    }
+
     @Override
     public void close() {
         execute("drop database if exists " + name + " with (force)");

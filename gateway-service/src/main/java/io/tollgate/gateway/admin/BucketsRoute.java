@@ -18,8 +18,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code DELETE /tollgate/buckets?rule=<id>&api_key=...} (or {@code ip=}, {@code header.<Name>=}, whichever the
- * rule counts by): resets that client's bucket of the rule, the one a request of the client counts in (its
+ * {@code DELETE /tollgate/buckets?rule=<id>} with the client's key where the rule counts it: the API key in the
+ * header the gateway counts it by ({@code X-API-Key}), a {@code header:} key in its own header, {@code ip=} in the
+ * query: resets that client's bucket of the rule, the one a request of the client counts in (its
  * tenant's hash tag included), so its next request finds it full. This gateway forgets the rejections it
  * remembers of that bucket at once; another gateway that remembers one answers 429 from memory until the retry
  * time the store gave it, then finds the bucket full. 204 when there was a bucket, 404 when there
@@ -54,8 +55,7 @@ class BucketsRoute {
         if (ruleId == null || ruleId.isEmpty()) {
             errors.add(DescribedRequest.error("rule", ruleId, "required: the id of a rule"));
         }
-        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), ctx.request().getHeader(keys.apiKeyHeader()), false,
-                errors);
+        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), ctx.request().headers(), keys, false, errors);
         if (!errors.isEmpty()) {
             DescribedRequest.refuse(ctx, errors);
             return;
@@ -69,7 +69,7 @@ class BucketsRoute {
         Rule rule = found.get();
         Optional<String> client = request.clientKey(keys, rule.key());
         if (client.isEmpty()) {
-            String param = DescribedRequest.parameterFor(rule.key());
+            String param = DescribedRequest.parameterFor(keys, rule.key());
             DescribedRequest.refuse(ctx, new JsonArray().add(DescribedRequest.error(param, null,
                     "required: rule \"" + rule.id() + "\" counts by " + rule.key().wire())));
             return;

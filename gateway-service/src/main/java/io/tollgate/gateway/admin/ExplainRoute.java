@@ -26,13 +26,15 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code GET /tollgate/explain?method=POST&path=/orders/1&api_key=...} (also {@code ip=}, {@code header.<Name>=}):
- * what each rule in force that matches the request would do with it now, spending nothing. Per rule its
+ * {@code GET /tollgate/explain?method=POST&path=/orders/1} (also {@code ip=}), with the client's API key in the
+ * header the gateway counts it by ({@code X-API-Key}) and a {@code header:} key in its own header: what each rule in force that
+ * matches the request would do with it now, spending nothing. Per rule its
  * effective policy and where it comes from ({@code rule}, {@code plan:<name>}, {@code override}), the counter
  * key (an API key or a header's value in it only as its digest: the answer never repeats a secret), and what the
  * bucket holds ({@code remaining} whole units, {@code reset_ms} until full) as the store says now (a bucket in debt
  * holds a negative {@code remaining}, and {@code owed} says how much); a rule whose client key the request lacks
- * says which parameter would give it. The same key resolver, directory and key builder as a check: what explain
+ * says which header (or {@code ip} parameter) would give it. The same key resolver, directory and key builder as a check: what
+ * explain
  * shows is what a request meets.
  */
 @ApplicationScoped
@@ -58,8 +60,7 @@ class ExplainRoute {
 
     private void answer(RoutingContext ctx) {
         JsonArray errors = new JsonArray();
-        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), ctx.request().getHeader(keys.apiKeyHeader()), true,
-                errors);
+        DescribedRequest request = DescribedRequest.read(ctx.queryParams(), ctx.request().headers(), keys, true, errors);
         if (request == null) {
             DescribedRequest.refuse(ctx, errors);
             return;
@@ -97,7 +98,7 @@ class ExplainRoute {
         Optional<String> client = request.clientKey(keys, rule.key());
         if (client.isEmpty()) {
             return Future.succeededFuture(out
-                    .put("missing", DescribedRequest.parameterFor(rule.key()))
+                    .put("missing", DescribedRequest.parameterFor(keys, rule.key()))
                     .put("missing_key", rule.missingKey().wireName()));
         }
         Limiter.Target target = limiter.target(rule, client.get());

@@ -52,7 +52,7 @@ class ExplainAndResetTest {
 
     @Test
     void explainShowsTheEffectivePolicyAndWhatTheBucketHoldsWithoutSpending() {
-        JsonPath fresh = explain("method=POST&path=/ex/1&api_key=" + pro + "&ip=10.0.0.7");
+        JsonPath fresh = explain(pro, "method=POST&path=/ex/1&ip=10.0.0.7");
         assertThat(fresh.getString("method")).isEqualTo("POST");
         assertThat(fresh.getList("rules.id")).as("the rules that match, in set order").containsExactly("ex.key",
                 "ex.ip");
@@ -71,7 +71,7 @@ class ExplainAndResetTest {
             given().header("X-API-Key", pro).post("/ex/1").then().statusCode(200);
         }
         for (int i = 0; i < 3; i++) {
-            JsonPath spent = explain("method=POST&path=/ex/1&api_key=" + pro);
+            JsonPath spent = explain(pro, "method=POST&path=/ex/1");
             assertThat(spent.getBoolean("rules[0].stored")).isTrue();
             assertThat(spent.getLong("rules[0].remaining")).as("explain %d spends nothing", i).isEqualTo(7);
             assertThat(spent.getLong("rules[0].reset_ms")).isPositive();
@@ -82,11 +82,11 @@ class ExplainAndResetTest {
     @Test
     void aMissingKeyAndABlockingPlanAreSaidAsSuch() {
         JsonPath noKey = explain("path=/ex/1");
-        assertThat(noKey.getString("rules[0].missing")).isEqualTo("api_key");
+        assertThat(noKey.getString("rules[0].missing")).as("the header it goes in").isEqualTo("X-API-Key");
         assertThat(noKey.getString("rules[0].missing_key")).isEqualTo("reject");
         assertThat(noKey.getString("rules[1].missing")).isEqualTo("ip");
 
-        JsonPath blocked = explain("path=/ex/1&api_key=blocked-" + id);
+        JsonPath blocked = explain("blocked-" + id, "path=/ex/1");
         assertThat(blocked.getString("rules[0].source")).isEqualTo("plan:blocked");
         assertThat(blocked.getBoolean("rules[0].blocked")).isTrue();
         assertThat(blocked.getLong("rules[0].remaining")).isZero();
@@ -102,15 +102,15 @@ class ExplainAndResetTest {
                 .contentType("application/problem+json")
                 .body("errors.field", hasItem("method"))
                 .body("errors.field", hasItem("path"));
-        operations().delete("/tollgate/buckets?api_key=x")
+        operations().header("X-API-Key", "x").delete("/tollgate/buckets")
                 .then()
                 .statusCode(400)
                 .body("errors.field", hasItem("rule"));
         operations().delete("/tollgate/buckets?rule=ex.key")
                 .then()
                 .statusCode(400)
-                .body("errors.field", hasItem("api_key"));
-        operations().delete("/tollgate/buckets?rule=no.such.rule&api_key=x")
+                .body("errors.field", hasItem("X-API-Key"));
+        operations().header("X-API-Key", "x").delete("/tollgate/buckets?rule=no.such.rule")
                 .then()
                 .statusCode(404)
                 .body("type", containsString("unknown-rule"));
@@ -125,12 +125,12 @@ class ExplainAndResetTest {
         }
         given().header("X-API-Key", other).get("/other/x").then().statusCode(429);
 
-        operations().delete("/tollgate/buckets?rule=ex.other&api_key=" + other).then().statusCode(204);
+        operations().header("X-API-Key", other).delete("/tollgate/buckets?rule=ex.other").then().statusCode(204);
 
         given().header("X-API-Key", other).get("/other/x").then().statusCode(200).header("RateLimit-Remaining", "4");
-        assertThat(explain("path=/ex/x&api_key=" + pro).getLong("rules[0].remaining"))
+        assertThat(explain(pro, "path=/ex/x").getLong("rules[0].remaining"))
                 .as("the client's bucket of another rule is untouched").isEqualTo(5);
-        operations().delete("/tollgate/buckets?rule=ex.other&api_key=never-seen-" + id)
+        operations().header("X-API-Key", "never-seen-" + id).delete("/tollgate/buckets?rule=ex.other")
                 .then()
                 .statusCode(404)
                 .body("type", containsString("no-bucket"));
@@ -139,7 +139,7 @@ class ExplainAndResetTest {
     @Test
     void operationsNeedATokenWhoseScopeCoversThem() {
         management().get("/tollgate/explain?path=/ex/1").then().statusCode(401);
-        management().delete("/tollgate/buckets?rule=ex.key&api_key=" + pro).then().statusCode(401);
+        management().header("X-API-Key", pro).delete("/tollgate/buckets?rule=ex.key").then().statusCode(401);
         management().header("Authorization", "Bearer guessed").get("/tollgate/explain?path=/ex/1").then()
                 .statusCode(403).body("type", is("forbidden"));
         // a read token explains and lists the top, and resets nothing
@@ -183,8 +183,45 @@ class ExplainAndResetTest {
                 .statusCode(200).extract().jsonPath().getLong("rules[0].remaining")).isEqualTo(10);
     }
 
+    @Test
+    void aClientKeyInTheUrlIsRefusedSayingWhichHeaderItGoesIn() {
+        for (String door : java.util.List.of("GET /tollgate/explain?path=/ex/1&api_key=",
+                "DELETE /tollgate/buckets?rule=ex.key&api_key=")) {
+            String[] call = door.split(" ");
+            String answer = operations().request(call[0], call[1] + pro)
+                    .then()
+                    .statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("type", containsString("key-in-url"))
+                    .body("errors[0].field", is("api_key"))
+                    .body("errors[0].reason", containsString("X-API-Key header"))
+                    .extract()
+                    .asString();
+            assertThat(answer).as("the refusal never repeats the key").doesNotContain(pro);
+        }
+        operations().get("/tollgate/explain?path=/ex/1&header.X-Tenant=acme")
+                .then()
+                .statusCode(400)
+                .body("type", containsString("key-in-url"))
+                .body("errors[0].field", is("header.X-Tenant"))
+                .body("errors[0].reason", containsString("X-Tenant header"));
+        // the wrong side of the door still meets the door first: no token 401, a read token may not reset
+        management().get("/tollgate/explain?path=/ex/1&api_key=" + pro).then().statusCode(401);
+        management().header("Authorization", GatewayControl.READ)
+                .delete("/tollgate/buckets?rule=ex.key&api_key=" + pro).then().statusCode(403);
+    }
+
     private static JsonPath explain(String query) {
-        return operations().get("/tollgate/explain?" + query)
+        return explain(null, query);
+    }
+
+    /** Explain with {@code apiKey} (unless null) in the header the gateway counts it by. */
+    private static JsonPath explain(String apiKey, String query) {
+        var request = operations();
+        if (apiKey != null) {
+            request.header("X-API-Key", apiKey);
+        }
+        return request.get("/tollgate/explain?" + query)
                 .then()
                 .statusCode(200)
                 .contentType("application/json")

@@ -52,7 +52,7 @@ class CalendarQuotaTest {
         int port = RedisCli.port(config("test.redis.nodes"));
         assertThat(RedisCli.run(port, "EXISTS", "rl:quota.monthly:{sha256:" + ClientDigest.of(apiKey) + "}:" + month.label()))
                 .as("the count is kept under the month's key").isEqualTo("1");
-        assertThat(operations().get("/tollgate/explain?path=/quota/x&api_key=" + apiKey).jsonPath()
+        assertThat(operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/quota/x").jsonPath()
                 .getString("rules[0].key")).endsWith(":" + month.label());
     }
 

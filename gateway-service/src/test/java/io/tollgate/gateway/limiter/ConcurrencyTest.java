@@ -130,7 +130,7 @@ class ConcurrencyTest {
     }
 
     private long remaining() {
-        return operations().get("/tollgate/explain?path=/hold&api_key=" + apiKey).jsonPath()
+        return operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/hold").jsonPath()
                 .getLong("rules[0].remaining");
     }
 

@@ -114,13 +114,13 @@ class LeasesTest {
         double b = sum("tollgate_decisions_total{", "outcome=\"leased\"", "rule=\"lease.b\"");
         assertThat(a).as("answered from leases of both rules, or neither").isEqualTo(b).isGreaterThan(150);
         await("leases given back").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
-                .untilAsserted(() -> assertThat(operations().get("/tollgate/explain?path=/pair/x&api_key=" + apiKey)
+                .untilAsserted(() -> assertThat(operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/pair/x")
                         .jsonPath().getList("rules.remaining", Long.class)).containsExactly(50_000L - 300,
                                 80_000L - 300));
     }
 
     private long storeRemaining(String path) {
-        return operations().get("/tollgate/explain?path=" + path + "&api_key=" + apiKey).jsonPath()
+        return operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=" + path).jsonPath()
                 .getLong("rules[0].remaining");
     }
 

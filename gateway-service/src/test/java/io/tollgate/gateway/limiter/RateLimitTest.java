@@ -164,8 +164,8 @@ class RateLimitTest {
         Awaitility.await("the refused requests' tokens back in " + byKey)
                 .atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(20))
-                .untilAsserted(() -> assertThat(operations()
-                        .get("/tollgate/explain?path=/give-back/x&ip=127.0.0.1&api_key=" + apiKey)
+                .untilAsserted(() -> assertThat(operations().header("X-API-Key", apiKey)
+                        .get("/tollgate/explain?path=/give-back/x&ip=127.0.0.1")
                         .then().statusCode(200).extract().jsonPath()
                         .getLong("rules.find { it.id == '" + byKey + "' }.remaining"))
                         .as("5 less the one request that went through").isEqualTo(4));

@@ -67,7 +67,7 @@ class SecretKeysTest {
         assertThat(keys("rl:secret.key:*")).containsExactly("rl:secret.key:{sha256:" + API_KEY_SHA256 + "}");
         assertThat(keys("*")).as("every key in Redis").noneMatch(k -> k.contains(API_KEY));
 
-        String explained = operations().get("/tollgate/explain?path=/secret-key/x&api_key=" + API_KEY).asString();
+        String explained = operations().header("X-API-Key", API_KEY).get("/tollgate/explain?path=/secret-key/x").asString();
         assertThat(explained).contains("\"key\":\"rl:secret.key:{sha256:" + API_KEY_SHA256 + "}\"")
                 .doesNotContain(API_KEY);
         assertThat(operations().get("/tollgate/top?rule=secret.key").asString()).contains(API_KEY_SHA256)
@@ -85,7 +85,7 @@ class SecretKeysTest {
 
         assertThat(keys("rl:secret.header:*")).containsExactly("rl:secret.header:{sha256:" + HEADER_SHA256 + "}");
         assertThat(keys("*")).as("every key in Redis").noneMatch(k -> k.contains(HEADER_VALUE));
-        assertThat(operations().get("/tollgate/explain?path=/secret-header/x&header.X-Customer-Token=" + HEADER_VALUE)
+        assertThat(operations().header("X-Customer-Token", HEADER_VALUE).get("/tollgate/explain?path=/secret-header/x")
                 .asString()).contains("rl:secret.header:{sha256:" + HEADER_SHA256 + "}").doesNotContain(HEADER_VALUE);
     }
 
@@ -112,7 +112,7 @@ class SecretKeysTest {
         Logger routeLog = Logger.getLogger("io.tollgate.gateway.admin.BucketsRoute");
         routeLog.addHandler(capture);
         try {
-            operations().delete("/tollgate/buckets?rule=secret.reset&api_key=" + API_KEY).then().statusCode(204);
+            operations().header("X-API-Key", API_KEY).delete("/tollgate/buckets?rule=secret.reset").then().statusCode(204);
         } finally {
             routeLog.removeHandler(capture);
         }

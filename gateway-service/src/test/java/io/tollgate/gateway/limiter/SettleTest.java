@@ -166,7 +166,7 @@ class SettleTest {
     }
 
     private long remaining(String path) {
-        return operations().get("/tollgate/explain?path=" + path + "&api_key=" + apiKey).jsonPath()
+        return operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=" + path).jsonPath()
                 .getLong("rules[0].remaining");
     }
 

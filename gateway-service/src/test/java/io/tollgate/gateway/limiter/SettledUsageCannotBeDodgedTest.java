@@ -183,7 +183,7 @@ class SettledUsageCannotBeDodgedTest {
     }
 
     private long remaining(String ruleId) {
-        return operations().get("/tollgate/explain?path=/x&api_key=" + apiKey).jsonPath()
+        return operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/x").jsonPath()
                 .getLong("rules.find { it.id == '" + ruleId + "' }.remaining");
     }
 }

@@ -114,7 +114,7 @@ class RulesLoadingTest {
         RestAssured.given().baseUri(seen.getString("admin")).header("Authorization", seen.getString("authorization"))
                 .get("/tollgate/top?rule=no.such.rule").then().statusCode(404);
         RestAssured.given().baseUri(seen.getString("admin")).header("Authorization", seen.getString("authorization"))
-                .delete("/tollgate/buckets?rule=no.such.rule&api_key=k").then().statusCode(403);
+                .header("X-API-Key", "k").delete("/tollgate/buckets?rule=no.such.rule").then().statusCode(403);
     }
 
     private static double refusedSets() {

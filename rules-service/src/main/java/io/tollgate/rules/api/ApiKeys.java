@@ -1,34 +1,55 @@
 package io.tollgate.rules.api;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import io.tollgate.rules.domain.ClientDigest;
+import io.tollgate.rules.domain.FieldError;
 
 /**
- * An API key as it arrives in a path: digested at once, the only thing done with it. The key is never logged,
- * stored or answered, and a problem about it never shows it.
+ * An API key as it arrives in the {@code X-API-Key} header, the header a client sends it to a gateway in: digested
+ * at once, the only thing done with it. The key never travels in a URL (access logs and proxies keep URLs), is
+ * never logged, stored or answered, and a problem about it never shows it.
  */
 final class ApiKeys {
 
+    /** The header that carries a client's API key to the calls by key. */
+    static final String HEADER = "X-API-Key";
     /** The longest API key accepted, in UTF-8 bytes. */
     static final int MAX_KEY_BYTES = 4096;
+    /** Where a key goes instead of a URL, for the problems that say so. */
+    static final String WHERE = "send it in the " + HEADER + " header to /api/v1/clients/key, or name the client"
+            + " by the SHA-256 (hex) of its key: /api/v1/clients/digest/{sha256}";
 
     private ApiKeys() {
     }
 
-    /** The digest of {@code key}; 404 for an empty key, 414 for one longer than {@link #MAX_KEY_BYTES}. */
+    /**
+     * The digest of the key in the {@code X-API-Key} header; 400 naming the header when it is missing or empty,
+     * 431 for one longer than {@link #MAX_KEY_BYTES}.
+     */
     static String digest(String key) {
         if (key == null || key.isEmpty()) {
-            throw new ProblemException(missing());
+            throw new ProblemException(new Problem("validation-failed", "No API key", 400,
+                    "the " + HEADER + " header carries the client's API key: " + WHERE,
+                    List.of(new FieldError(HEADER, null, "required: the client's API key"))));
         }
         if (key.length() > MAX_KEY_BYTES || key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-            throw new ProblemException(new Problem("uri-too-long", "API key too long", 414,
+            throw new ProblemException(new Problem("header-too-large", "API key too long", 431,
                     "an API key may be at most " + MAX_KEY_BYTES + " bytes; nothing was changed"));
         }
         return ClientDigest.of(key);
     }
 
+    /** The answer to {@code /api/v1/clients/}: a path that names no client. */
     static Problem missing() {
-        return new Problem("not-found", "No API key", 404, "the path names no API key: /api/v1/clients/{api-key}");
+        return new Problem("not-found", "No client named", 404, "the path names no client: " + WHERE);
+    }
+
+    /** The refusal of a raw key in a path: where it goes instead; the key itself is never repeated. */
+    static ProblemException inUrl() {
+        return new ProblemException(new Problem("key-in-url", "API key in the URL", 400,
+                "an API key does not go in a URL, where access logs keep it: " + WHERE + "; nothing was changed",
+                List.of(new FieldError("key", null, "not in the path: " + WHERE))));
     }
 }

@@ -31,7 +31,8 @@ import io.tollgate.rules.store.WriteRejectedException;
 import io.tollgate.rules.store.WriteRejectedException.Reason;
 
 /**
- * The clients of the directory: one by its API key (which the path carries once, to be digested at once), their
+ * The clients of the directory: one by its API key, which only the {@code X-API-Key} header carries (digested at
+ * once: a key in a URL ends up in access logs, so a path naming one is refused), or by that key's digest; their
  * history, and a paged listing. The bulk import ({@code PUT /api/v1/clients}, NDJSON) is {@link ClientImportRoute}.
  */
 @Path("/api/v1/clients")
@@ -68,7 +69,7 @@ public class ClientResource {
     record ClientList(List<ClientSummary> clients, String next) {
     }
 
-    /** The answer of {@code GET /clients/{api-key}/history}. */
+    /** The answer of {@code GET /clients/key/history} and {@code /clients/digest/{sha256}/history}. */
     record History(String digest, List<DirectoryRevision<ClientEntry>> revisions) {
     }
 
@@ -85,17 +86,19 @@ public class ClientResource {
     }
 
     @GET
-    @Path("{key}")
-    @Operation(summary = "One client, by its API key: its digest and entry, with its seq as ETag")
-    public Uni<Response> get(@PathParam("key") String key, @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
+    @Path("key")
+    @Operation(summary = "One client, by its API key in the X-API-Key header: its digest and entry, with its seq as ETag")
+    public Uni<Response> get(@HeaderParam(ApiKeys.HEADER) String key,
+            @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
         return read(ApiKeys.digest(key), ifNoneMatch);
     }
 
     @PUT
-    @Path("{key}")
+    @Path("key")
     @Consumes(MediaType.WILDCARD)
-    @Operation(summary = "Create (201) or replace (200) a client; If-Match honoured (412); 422 naming each bad field")
-    public Uni<Response> put(@PathParam("key") String key, byte[] body,
+    @Operation(summary = "Create (201) or replace (200) a client by its API key in the X-API-Key header; If-Match "
+            + "honoured (412); 422 naming each bad field")
+    public Uni<Response> put(@HeaderParam(ApiKeys.HEADER) String key, byte[] body,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
             @HeaderParam(Headers.IF_MATCH) String ifMatch) {
         String actor = tokens.actorFor(authorization);
@@ -103,14 +106,19 @@ public class ClientResource {
     }
 
     @DELETE
-    @Path("{key}")
-    @Operation(summary = "Delete a client: 204, or 404; If-Match honoured (412)")
-    public Uni<Response> delete(@PathParam("key") String key,
+    @Path("key")
+    @Operation(summary = "Delete a client by its API key in the X-API-Key header: 204, or 404; If-Match honoured (412)")
+    public Uni<Response> delete(@HeaderParam(ApiKeys.HEADER) String key,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
             @HeaderParam(Headers.IF_MATCH) String ifMatch) {
-        String actor = tokens.actorFor(authorization);
-        String digest = ApiKeys.digest(key);
-        return store.deleteClient(digest, actor, ETags.ifMatch(ifMatch)).map(seq -> Response.noContent().build());
+        return remove(ApiKeys.digest(key), tokens.actorFor(authorization), ifMatch);
+    }
+
+    @GET
+    @Path("key/history")
+    @Operation(summary = "Every revision of the client whose API key the X-API-Key header carries, oldest first")
+    public Uni<History> history(@HeaderParam(ApiKeys.HEADER) String key) {
+        return historyOf(ApiKeys.digest(key));
     }
 
     @GET
@@ -131,19 +139,44 @@ public class ClientResource {
         return write(digest, body, tokens.actorFor(authorization), ifMatch);
     }
 
+    @DELETE
+    @Path("digest/{digest: " + DIGEST + "}")
+    @Operation(summary = "Delete a client by the SHA-256 (hex) of its API key: 204, or 404; If-Match honoured (412)")
+    public Uni<Response> deleteByDigest(@PathParam("digest") String digest,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+            @HeaderParam(Headers.IF_MATCH) String ifMatch) {
+        return remove(digest, tokens.actorFor(authorization), ifMatch);
+    }
+
     @GET
-    @Path("{key}/history")
-    @Operation(summary = "Every revision of the client, oldest first: who, when, what")
-    public Uni<History> history(@PathParam("key") String key) {
-        String digest = ApiKeys.digest(key);
-        return store.clientHistory(digest)
-                .map(revisions -> new History(digest, WriteRejectedException.found(revisions, "client " + digest)));
+    @Path("digest/{digest: " + DIGEST + "}/history")
+    @Operation(summary = "Every revision of the client of this SHA-256 (hex), oldest first: who, when, what")
+    public Uni<History> historyByDigest(@PathParam("digest") String digest) {
+        return historyOf(digest);
+    }
+
+    /**
+     * A raw key in the path ({@code /clients/<key>} and below, any method), as an older form of these calls took it:
+     * refused, saying where the key goes.
+     */
+    @Path("{key}")
+    public Object keyInPath() {
+        throw ApiKeys.inUrl();
     }
 
     private Uni<Response> read(String digest, String ifNoneMatch) {
         return store.client(digest)
                 .map(found -> found.orElseThrow(() -> notFound(digest)))
                 .map(stored -> ETags.read(ifNoneMatch, stored.seq(), ClientView.of(stored)));
+    }
+
+    private Uni<Response> remove(String digest, String actor, String ifMatch) {
+        return store.deleteClient(digest, actor, ETags.ifMatch(ifMatch)).map(seq -> Response.noContent().build());
+    }
+
+    private Uni<History> historyOf(String digest) {
+        return store.clientHistory(digest)
+                .map(revisions -> new History(digest, WriteRejectedException.found(revisions, "client " + digest)));
     }
 
     private Uni<Response> write(String digest, byte[] body, String actor, String ifMatch) {

@@ -1,9 +1,13 @@
 package io.tollgate.rules.api;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
+import java.util.TreeMap;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -55,6 +59,14 @@ public class LiveResource {
     record Live(@JsonProperty("sampled_at") Long sampledAt, @JsonProperty("step_ms") long stepMs,
             List<LiveGateway> gateways, List<DecisionWindow.RuleSeries> rules) {
     }
+
+    /** Headers of a call to this service that describe nothing: its credentials, session and connection. */
+    private static final Set<String> NOT_DESCRIBED = Set.of("authorization", "cookie", "x-csrf-token", "host",
+            "connection", "keep-alive", "content-length", "content-type", "transfer-encoding", "accept",
+            "accept-encoding", "accept-language", "user-agent", "origin", "referer", "te", "upgrade",
+            "tollgate-gateway", "tollgate-gateway-admin", "forwarded", "x-forwarded-for", "x-forwarded-host",
+            "x-forwarded-proto", "x-real-ip", "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest", "cache-control",
+            "pragma", "if-none-match", "if-modified-since", "dnt");
 
     private final GatewayRegistry registry;
     private final LiveSampler sampler;
@@ -113,10 +125,14 @@ public class LiveResource {
 
     @GET
     @Path("explain")
-    @Operation(summary = "What each rule would do with a request now, without spending: one live gateway's explain")
-    public Uni<Response> explain(@Context UriInfo uri, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    @Operation(summary = "What each rule would do with a request now, without spending: one live gateway's explain; "
+            + "the client's API key (and any header a rule counts by) in the headers, as the client sends them")
+    public Uni<Response> explain(@Context UriInfo uri, @Context HttpHeaders headers,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
         tokens.actorFor(authorization);
-        return Uni.createFrom().completionStage(() -> fleet.explain(explainQuery(uri)).toCompletionStage())
+        String query = explainQuery(uri);
+        Map<String, String> described = describedHeaders(headers);
+        return Uni.createFrom().completionStage(() -> fleet.explain(query, described).toCompletionStage())
                 .map(answered -> answered.map(LiveResource::explained).orElseThrow(() -> new ProblemException(
                         new Problem("no-gateway", "No gateway reachable", 503,
                                 "no live gateway with a known management address answered"))));
@@ -131,19 +147,44 @@ public class LiveResource {
         return Response.ok(body.encode(), MediaType.APPLICATION_JSON).build();
     }
 
-    /** The parameters explain reads, and only those, for the gateway's query string. */
+    /**
+     * The parameters explain reads, and only those, for the gateway's query string. A client key in the query
+     * ({@code api_key=}, {@code header.<Name>=}) is refused, naming where it goes: in the header it is counted by.
+     */
     private static String explainQuery(UriInfo uri) {
         StringJoiner query = new StringJoiner("&");
+        List<FieldError> inUrl = new ArrayList<>();
         uri.getQueryParameters().forEach((name, values) -> {
-            boolean described = switch (name) {
-                case "method", "path", "api_key", "ip" -> true;
-                default -> name.startsWith("header.");
-            };
-            if (described) {
+            if (name.equals("api_key") || name.startsWith("header.")) {
+                inUrl.add(new FieldError(name, null, "a client key does not go in a URL: send it in the header"
+                        + " the gateway counts it by (" + ApiKeys.HEADER + " for an API key, the rule's own header"
+                        + " for a header: key)"));
+            } else if (name.equals("method") || name.equals("path") || name.equals("ip")) {
                 values.forEach(v -> query.add(FleetQueries.encode(name) + "=" + FleetQueries.encode(v)));
             }
         });
+        if (!inUrl.isEmpty()) {
+            throw new ProblemException(new Problem("key-in-url", "Client key in the URL", 400,
+                    "a client key does not go in a URL, where access logs keep it: send it in the header it is"
+                            + " counted by, as the client sends it",
+                    inUrl));
+        }
         return query.toString();
+    }
+
+    /**
+     * The headers of the described request: every header of this one but this service's own (the caller's
+     * credentials, the session, the connection's), so that the gateway reads a client key from the header it counts
+     * it by, as from a request.
+     */
+    private static Map<String, String> describedHeaders(HttpHeaders headers) {
+        Map<String, String> described = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        headers.getRequestHeaders().forEach((name, values) -> {
+            if (!NOT_DESCRIBED.contains(name.toLowerCase(Locale.ROOT)) && !values.isEmpty()) {
+                described.put(name, values.get(0));
+            }
+        });
+        return described;
     }
 
     private static Long version(GatewayRegistry.Gateway gateway) {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -77,19 +78,22 @@ public class FleetQueries {
     }
 
     /**
-     * {@code /tollgate/explain?<query>} of the first live gateway that answers (those reachable at the last read
-     * first); empty when none does. A gateway that refuses this service's token counts as not answering.
+     * {@code /tollgate/explain?<query>}, with {@code headers} (the described request's, a client key among them),
+     * of the first live gateway that answers (those reachable at the last read first); empty when none does. A
+     * gateway that refuses this service's token counts as not answering.
      */
-    public Future<Optional<Explained>> explain(String query) {
-        return addressed().compose(gateways -> explain(reachable(gateways), 0, "/tollgate/explain?" + query));
+    public Future<Optional<Explained>> explain(String query, Map<String, String> headers) {
+        return addressed().compose(gateways -> explain(reachable(gateways), 0, "/tollgate/explain?" + query,
+                headers));
     }
 
-    private Future<Optional<Explained>> explain(List<GatewayRegistry.Gateway> gateways, int index, String path) {
+    private Future<Optional<Explained>> explain(List<GatewayRegistry.Gateway> gateways, int index, String path,
+            Map<String, String> headers) {
         if (index >= gateways.size()) {
             return Future.succeededFuture(Optional.empty());
         }
         GatewayRegistry.Gateway gateway = gateways.get(index);
-        return calls.get(gateway, path).transform(done -> {
+        return calls.get(gateway, path, headers).transform(done -> {
             if (done.succeeded() && done.result().status() != 401 && done.result().status() != 403) {
                 GatewayCalls.Answer answer = done.result();
                 return Future.succeededFuture(Optional.of(new Explained(gateway.id(), answer.status(),
@@ -97,7 +101,7 @@ public class FleetQueries {
             }
             LOG.debugf("explain: gateway %s did not answer (%s)", gateway.id(),
                     done.failed() ? done.cause().toString() : "status " + done.result().status());
-            return explain(gateways, index + 1, path);
+            return explain(gateways, index + 1, path, headers);
         });
     }
 

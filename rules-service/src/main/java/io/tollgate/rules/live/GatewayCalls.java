@@ -1,5 +1,7 @@
 package io.tollgate.rules.live;
 
+import java.util.Map;
+
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -35,11 +37,17 @@ class GatewayCalls {
 
     /** {@code GET <admin URL><pathAndQuery>} on {@code gateway}, which must have an admin URL. */
     Future<Answer> get(GatewayRegistry.Gateway gateway, String pathAndQuery) {
+        return get(gateway, pathAndQuery, Map.of());
+    }
+
+    /** The same, with {@code headers} besides this service's own {@code Authorization}. */
+    Future<Answer> get(GatewayRegistry.Gateway gateway, String pathAndQuery, Map<String, String> headers) {
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.GET)
                 .setAbsoluteURI(gateway.adminUrl() + pathAndQuery)
                 .setConnectTimeout(timeoutMs)
                 .setIdleTimeout(timeoutMs);
+        headers.forEach(options::putHeader);
         if (gateway.authorization() != null) {
             options.putHeader(HttpHeaders.AUTHORIZATION, gateway.authorization());
         }

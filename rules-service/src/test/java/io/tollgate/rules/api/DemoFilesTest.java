@@ -51,7 +51,8 @@ class DemoFilesTest {
         }
         String clients = Files.readString(DEMO.resolve("clients.ndjson"));
         importClients(clients, false).then().statusCode(200).body("lines", is((int) clients.lines().count()));
-        reading().get("/api/v1/clients/ak_acme_batch").then().statusCode(200).body("tenant", is("acme"))
+        reading().header("X-API-Key", "ak_acme_batch").get("/api/v1/clients/key").then().statusCode(200)
+                .body("tenant", is("acme"))
                 .body("overrides.'orders.write'.limit", is(5));
     }
 }

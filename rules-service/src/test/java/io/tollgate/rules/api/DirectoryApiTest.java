@@ -51,10 +51,10 @@ class DirectoryApiTest {
                 .body("tenant", is(tenant))
                 .body("label", is("Acme production"))
                 .body("plan", nullValue());
-        reading().get("/api/v1/clients/" + key).then().statusCode(200)
+        reading().header("X-API-Key", key).get("/api/v1/clients/key").then().statusCode(200)
                 .header("ETag", "\"" + (before + 1) + "\"")
                 .body("digest", is(digest(key))).body("tenant", is(tenant));
-        reading().header("If-None-Match", "\"" + (before + 1) + "\"").get("/api/v1/clients/" + key).then()
+        reading().header("If-None-Match", "\"" + (before + 1) + "\"").header("X-API-Key", key).get("/api/v1/clients/key").then()
                 .statusCode(304);
 
         // the same entry again: no change, no new seq
@@ -64,30 +64,33 @@ class DirectoryApiTest {
 
         String replaced = "{\"tenant\": \"" + tenant + "\", \"plan\": \"free\","
                 + " \"overrides\": {\"dir.orders\": {\"limit\": 500, \"period\": \"1m\"}}}";
-        as(ALICE).header("If-Match", "\"" + before + "\"").body(replaced).put("/api/v1/clients/" + key).then()
+        as(ALICE).header("If-Match", "\"" + before + "\"").body(replaced).header("X-API-Key", key).put("/api/v1/clients/key")
+                .then()
                 .statusCode(412).contentType("application/problem+json");
-        as(ALICE).header("If-Match", "\"" + (before + 1) + "\"").body(replaced).put("/api/v1/clients/" + key).then()
+        as(ALICE).header("If-Match", "\"" + (before + 1) + "\"").body(replaced).header("X-API-Key", key)
+                .put("/api/v1/clients/key").then()
                 .statusCode(200)
                 .header("ETag", "\"" + (before + 2) + "\"")
                 .body("plan", is("free"))
                 .body("overrides.'dir.orders'.limit", is(500))
                 .body("overrides.'dir.orders'.period", is("1m"));
 
-        as(ADMIN).header("If-Match", "\"" + (before + 1) + "\"").delete("/api/v1/clients/" + key).then()
+        as(ADMIN).header("If-Match", "\"" + (before + 1) + "\"").header("X-API-Key", key).delete("/api/v1/clients/key").then()
                 .statusCode(412);
-        as(ADMIN).delete("/api/v1/clients/" + key).then().statusCode(204);
-        reading().get("/api/v1/clients/" + key).then().statusCode(404).contentType("application/problem+json");
-        as(ADMIN).delete("/api/v1/clients/" + key).then().statusCode(404);
+        as(ADMIN).header("X-API-Key", key).delete("/api/v1/clients/key").then().statusCode(204);
+        reading().header("X-API-Key", key).get("/api/v1/clients/key").then().statusCode(404)
+                .contentType("application/problem+json");
+        as(ADMIN).header("X-API-Key", key).delete("/api/v1/clients/key").then().statusCode(404);
         assertThat(seq()).isEqualTo(before + 3);
 
-        reading().get("/api/v1/clients/" + key + "/history").then().statusCode(200)
+        reading().header("X-API-Key", key).get("/api/v1/clients/key/history").then().statusCode(200)
                 .body("digest", is(digest(key)))
                 .body("revisions.seq", contains((int) before + 1, (int) before + 2, (int) before + 3))
                 .body("revisions.operation", contains("create", "replace", "delete"))
                 .body("revisions.actor", contains("admin", "alice", "admin"))
                 .body("revisions[1].entry.plan", is("free"))
                 .body("revisions[2].entry.plan", is("free"));
-        reading().get("/api/v1/clients/" + key("never") + "/history").then().statusCode(404);
+        reading().header("X-API-Key", key("never")).get("/api/v1/clients/key/history").then().statusCode(404);
     }
 
     @Test
@@ -105,7 +108,7 @@ class DirectoryApiTest {
 
         as(ADMIN).delete("/api/v1/tenants/" + tenant).then().statusCode(409).contentType("application/problem+json");
         assertThat(seq()).isEqualTo(before);
-        as(ADMIN).delete("/api/v1/clients/" + key).then().statusCode(204);
+        as(ADMIN).header("X-API-Key", key).delete("/api/v1/clients/key").then().statusCode(204);
         as(ADMIN).delete("/api/v1/tenants/" + tenant).then().statusCode(204);
         reading().get("/api/v1/tenants/" + tenant).then().statusCode(404);
         reading().get("/api/v1/tenants/" + tenant + "/history").then().statusCode(200)
@@ -169,8 +172,10 @@ class DirectoryApiTest {
         as(ADMIN).body("{}").put("/api/v1/clients/").then().statusCode(404).contentType("application/problem+json");
         String longKey = "k".repeat(4097);
         long before = seq();
-        putClient(longKey, "{}").then().statusCode(414).contentType("application/problem+json");
-        reading().get("/api/v1/clients/" + longKey).then().statusCode(414);
+        putClient(longKey, "{}").then().statusCode(431).contentType("application/problem+json");
+        reading().header("X-API-Key", longKey).get("/api/v1/clients/key").then().statusCode(431);
+        reading().header("X-API-Key", "").get("/api/v1/clients/key").then().statusCode(400)
+                .contentType("application/problem+json").body("errors.field", hasItem("X-API-Key"));
         putClient("k".repeat(4096), "{}").then().statusCode(201);
         assertThat(seq()).isEqualTo(before + 1);
     }
@@ -178,13 +183,13 @@ class DirectoryApiTest {
     @Test
     void writesNeedTheToken() {
         String key = key("auth");
-        given().body("{}").put("/api/v1/clients/" + key).then().statusCode(401);
-        given().header("Authorization", "Bearer nope").body("{}").put("/api/v1/clients/" + key).then()
+        given().body("{}").header("X-API-Key", key).put("/api/v1/clients/key").then().statusCode(401);
+        given().header("Authorization", "Bearer nope").body("{}").header("X-API-Key", key).put("/api/v1/clients/key").then()
                 .statusCode(403);
         given().body("{}").put("/api/v1/tenants/t-auth").then().statusCode(401);
         given().delete("/api/v1/tenants/t-auth").then().statusCode(401);
         given().header("Content-Type", "application/x-ndjson").body("{\"key\": \"a\"}\n".getBytes()).put("/api/v1/clients")
                 .then().statusCode(401).contentType("application/problem+json");
-        reading().get("/api/v1/clients/" + key).then().statusCode(404);
+        reading().header("X-API-Key", key).get("/api/v1/clients/key").then().statusCode(404);
     }
 }

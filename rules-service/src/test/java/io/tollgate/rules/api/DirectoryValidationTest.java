@@ -81,7 +81,7 @@ class DirectoryValidationTest {
     }
 
     private static Arguments client(String name, String body, String field) {
-        return Arguments.of("client " + name, "/api/v1/clients/" + key(name), body, field);
+        return Arguments.of("client " + name, "/api/v1/clients/digest/" + Directory.digest(key(name)), body, field);
     }
 
     private static Arguments tenant(String id, String body, String field) {

@@ -128,7 +128,7 @@ class LiveApiTest {
         given().header("Tollgate-Gateway", gone).header("Tollgate-Gateway-Admin",
                 "http://127.0.0.1:" + closedPort()).header("Authorization", ADMIN).get("/api/v1/rules");
         await().untilAsserted(() -> gateway(gone).body("live", is(true)));
-        as(ADMIN).get("/api/v1/explain?method=GET&path=/orders/1&api_key=k").then().statusCode(503)
+        as(ADMIN).header("X-API-Key", "k").get("/api/v1/explain?method=GET&path=/orders/1").then().statusCode(503)
                 .contentType("application/problem+json").body("type", is("no-gateway"));
     }
 

@@ -33,7 +33,8 @@ import io.tollgate.rules.TestDatabase;
 /**
  * The raw API key appears nowhere: not in PostgreSQL (every table of the schema dumped as text), not in the
  * service's log (a handler on the root logger of the service under test), not in any HTTP answer (bodies and
- * headers, errors and history included), whichever way the key came in (path, bulk line, bad bulk line).
+ * headers, errors and history included), whichever way the key came in (its header, a refused path or explain
+ * query, bulk line, bad bulk line).
  */
 @QuarkusTest
 @WithTestResource(value = TestDatabase.class, scope = TestResourceScope.GLOBAL)
@@ -78,14 +79,20 @@ class RawKeyTest {
         keep(putTenant(tenant, "{\"label\": \"raw\"}"));
 
         keep(putClient(secret, "{\"tenant\": \"" + tenant + "\", \"plan\": \"pro\", \"label\": \"the raw one\"}"));
+        keep(reading().header("X-API-Key", secret).get("/api/v1/clients/key"));
         keep(reading().get("/api/v1/clients/" + secret));
+        keep(as(ADMIN).header("X-API-Key", secret).header("If-Match", "\"1\"").body("{\"label\": \"x\"}")
+                .put("/api/v1/clients/key"));
         keep(as(ADMIN).header("If-Match", "\"1\"").body("{\"label\": \"x\"}").put("/api/v1/clients/" + secret));
         keep(putClient(secret, "{\"plan\": \"gold\", \"colour\": \"red\"}"));
         keep(putClient(secret, "{\"key\": \"" + secret + "\"}"));
         keep(putClient(secret, secret));
+        keep(as(ADMIN).header("X-API-Key", secret).header("If-Match", "\"1\"").delete("/api/v1/clients/key"));
         keep(as(ADMIN).header("If-Match", "\"1\"").delete("/api/v1/clients/" + secret));
         keep(putClient(secret + "x".repeat(5000), "{}"));
+        keep(reading().header("X-API-Key", secret).get("/api/v1/clients/key/history"));
         keep(reading().get("/api/v1/clients/" + secret + "/history"));
+        keep(reading().get("/api/v1/explain?path=/x&api_key=" + secret));
         keep(reading().queryParam("tenant", tenant).get("/api/v1/clients"));
 
         keep(importClients(String.join("\n",
@@ -97,8 +104,8 @@ class RawKeyTest {
                 "{\"key\": " + secret.length() + ", \"label\": \"" + keys.get(1) + "\"}"), false));
         keep(importClients("{\"key\": \"" + keys.get(1) + "\", \"tenant\": \"" + tenant + "\"}", true));
         keep(importClients("{\"key\": \"" + keys.get(1) + "\", \"tenant\": \"" + tenant + "\"}", false));
-        keep(reading().get("/api/v1/clients/" + keys.get(1) + "/history"));
-        keep(as(ADMIN).delete("/api/v1/clients/" + secret));
+        keep(reading().header("X-API-Key", keys.get(1)).get("/api/v1/clients/key/history"));
+        keep(as(ADMIN).header("X-API-Key", secret).delete("/api/v1/clients/key"));
         keep(reading().queryParam("since", 0).queryParam("limit", 50_000).get("/api/v1/directory"));
 
         assertThat(answers).as("the answers were read").hasSizeGreaterThan(15);

@@ -52,18 +52,24 @@ class ScopesTest {
     private static final String NDJSON = "application/x-ndjson";
 
     /** A call and what it answers once through the door. */
-    record Call(String method, String path, String contentType, String body, int allowed, boolean gatewayMay) {
+    record Call(String method, String path, String contentType, String body, int allowed, boolean gatewayMay,
+            String apiKey) {
 
         static Call get(String path, int allowed) {
-            return new Call("GET", path, null, null, allowed, false);
+            return new Call("GET", path, null, null, allowed, false, null);
         }
 
         static Call polled(String path, int allowed) {
-            return new Call("GET", path, null, null, allowed, true);
+            return new Call("GET", path, null, null, allowed, true, null);
         }
 
         static Call write(String method, String path, String contentType, String body, int allowed) {
-            return new Call(method, path, contentType, body, allowed, false);
+            return new Call(method, path, contentType, body, allowed, false, null);
+        }
+
+        /** The same call with {@code key} in the X-API-Key header. */
+        Call withKey(String key) {
+            return new Call(method, path, contentType, body, allowed, gatewayMay, key);
         }
 
         boolean read() {
@@ -72,7 +78,7 @@ class ScopesTest {
 
         @Override
         public String toString() {
-            return method + " " + path;
+            return method + " " + path + (apiKey == null ? "" : " (X-API-Key: " + apiKey + ")");
         }
     }
 
@@ -85,10 +91,15 @@ class ScopesTest {
                 Call.polled("/api/v1/clients?digest=" + digest, 200),
                 Call.get("/api/v1/rules/" + NO_RULE, 404),
                 Call.get("/api/v1/rules/" + NO_RULE + "/history", 404),
-                Call.get("/api/v1/clients/" + REAL_KEY, 200),
-                Call.get("/api/v1/clients/ak_nope_123", 404),
+                Call.get("/api/v1/clients/key", 200).withKey(REAL_KEY),
+                Call.get("/api/v1/clients/key", 404).withKey("ak_nope_123"),
+                Call.get("/api/v1/clients/key", 400),
+                Call.get("/api/v1/clients/" + REAL_KEY, 400),
                 Call.get("/api/v1/clients/digest/" + digest, 200),
-                Call.get("/api/v1/clients/" + REAL_KEY + "/history", 200),
+                Call.get("/api/v1/clients/key/history", 200).withKey(REAL_KEY),
+                Call.get("/api/v1/clients/digest/" + digest + "/history", 200),
+                Call.get("/api/v1/clients/" + REAL_KEY + "/history", 400),
+                Call.get("/api/v1/explain?path=/x&api_key=" + REAL_KEY, 400),
                 Call.get("/api/v1/tenants", 200),
                 Call.get("/api/v1/tenants/" + NO_TENANT, 404),
                 Call.get("/api/v1/tenants/" + NO_TENANT + "/history", 404),
@@ -100,9 +111,12 @@ class ScopesTest {
                 Call.write("PUT", "/api/v1/rules/" + NO_RULE, JSON, "not json", 400),
                 Call.write("DELETE", "/api/v1/rules/" + NO_RULE, null, null, 404),
                 Call.write("PUT", "/api/v1/clients", JSON, "{}", 415),
-                Call.write("PUT", "/api/v1/clients/" + REAL_KEY, JSON, "not json", 422),
+                Call.write("PUT", "/api/v1/clients/key", JSON, "not json", 422).withKey(REAL_KEY),
+                Call.write("PUT", "/api/v1/clients/" + REAL_KEY, JSON, "{}", 400),
                 Call.write("PUT", "/api/v1/clients/digest/" + digest, JSON, "not json", 422),
-                Call.write("DELETE", "/api/v1/clients/ak_nope_123", null, null, 404),
+                Call.write("DELETE", "/api/v1/clients/key", null, null, 404).withKey("ak_nope_123"),
+                Call.write("DELETE", "/api/v1/clients/ak_nope_123", null, null, 400),
+                Call.write("DELETE", "/api/v1/clients/digest/" + Directory.digest("ak_nope_123"), null, null, 404),
                 Call.write("PUT", "/api/v1/tenants/" + NO_TENANT, JSON, "not json", 422),
                 Call.write("DELETE", "/api/v1/tenants/" + NO_TENANT, null, null, 404));
     }
@@ -139,6 +153,9 @@ class ScopesTest {
         if (call.contentType() != null) {
             request.contentType(call.contentType()).body(call.body());
         }
+        if (call.apiKey() != null) {
+            request.header("X-API-Key", call.apiKey());
+        }
         Response answer = request.request(call.method(), call.path());
         assertThat(answer.statusCode()).as("%s with %s", call, who).isEqualTo(status);
         if (type != null) {
@@ -153,8 +170,8 @@ class ScopesTest {
     @Test
     void theKeyOracleIsClosed() {
         // a stranger learns nothing of which keys exist: the same 401 for a real key and a made-up one
-        Response real = given().get("/api/v1/clients/" + REAL_KEY);
-        Response madeUp = given().get("/api/v1/clients/ak_nope_123");
+        Response real = given().header("X-API-Key", REAL_KEY).get("/api/v1/clients/key");
+        Response madeUp = given().header("X-API-Key", "ak_nope_123").get("/api/v1/clients/key");
         assertThat(real.statusCode()).isEqualTo(401);
         assertThat(madeUp.statusCode()).isEqualTo(401);
         assertThat(real.asString()).isEqualTo(madeUp.asString());

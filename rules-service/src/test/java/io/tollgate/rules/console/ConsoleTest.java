@@ -172,14 +172,16 @@ class ConsoleTest {
         Console console = Console.login(TOKEN);
         String key = id("ak_console");
         String digest = io.tollgate.rules.domain.ClientDigest.of(key);
-        as(ADMIN).body("{\"label\": \"console client\"}").put("/api/v1/clients/" + key).then().statusCode(201);
+        as(ADMIN).body("{\"label\": \"console client\"}").header("X-API-Key", key).put("/api/v1/clients/key").then()
+                .statusCode(201);
 
         String etag = console.cookie().get("/api/v1/clients/digest/" + digest).then().statusCode(200)
                 .body("label", is("console client")).body("digest", is(digest)).extract().header("ETag");
         console.api().header("If-Match", etag).body("{\"label\": \"renamed\"}")
                 .put("/api/v1/clients/digest/" + digest).then().statusCode(200).body("label", is("renamed"))
                 .body(not(containsString(key)));
-        reading().get("/api/v1/clients/" + key + "/history").then().body("revisions.actor", is(List.of("admin", "admin")));
+        reading().header("X-API-Key", key).get("/api/v1/clients/key/history").then().body("revisions.actor",
+                is(List.of("admin", "admin")));
         reading().get("/api/v1/clients/digest/" + "0".repeat(64)).then().statusCode(404);
     }
 }

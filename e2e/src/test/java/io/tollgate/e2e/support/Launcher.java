@@ -1,0 +1,66 @@
+package io.tollgate.e2e.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The repository's launcher, {@code ./tollgate}, run as a user runs it, with an environment of the test's. */
+public final class Launcher {
+
+    /** What one command printed (stdout and stderr together) and how it exited. */
+    public record Run(int exitCode, String output) {
+    }
+
+    private Launcher() {
+    }
+
+    /**
+     * Runs {@code ./tollgate <args>} with {@code env} added to (or, for a null value, removed from) this JVM's
+     * environment; fails when it takes longer than {@code atMost}, after ending it.
+     */
+    public static Run run(Map<String, String> env, Duration atMost, String... args) {
+        ProcessBuilder builder = new ProcessBuilder(command(args)).directory(Repo.path(".").toFile())
+                .redirectErrorStream(true);
+        env.forEach((name, value) -> {
+            if (value == null) {
+                builder.environment().remove(name);
+            } else {
+                builder.environment().put(name, value);
+            }
+        });
+        try {
+            Path output = Files.createTempFile("tollgate-launcher-", ".log");
+            builder.redirectOutput(output.toFile());
+            Process process = builder.start();
+            boolean ended = process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended) {
+                process.destroy();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+            String printed = Files.readString(output, StandardCharsets.UTF_8);
+            Files.delete(output);
+            if (!ended) {
+                throw new AssertionError("./tollgate " + String.join(" ", args) + " ran longer than " + atMost
+                        + ":\n" + printed);
+            }
+            return new Run(process.exitValue(), printed);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> command(String... args) {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", Repo.path("tollgate").toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+}
