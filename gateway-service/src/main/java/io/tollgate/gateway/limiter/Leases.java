@@ -21,6 +21,7 @@ import io.tollgate.gateway.limiter.lease.LeasePlanner;
 import io.tollgate.gateway.limiter.lease.LocalRate;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 
 /**
  * This gateway's token leases, per bucket (the design and its bound: {@link io.tollgate.gateway.limiter.lease}).
@@ -218,6 +219,14 @@ final class Leases {
                 }
             }
         }
+    }
+
+    /** How often leases that ran out are given back. */
+    private static final long SWEEP_MS = 100;
+
+    /** Sweeps every {@value #SWEEP_MS} ms on {@code vertx}'s timer, for as long as it runs. */
+    void sweepEvery(Vertx vertx) {
+        vertx.setPeriodic(SWEEP_MS, t -> sweep());
     }
 
     /**

@@ -6,25 +6,19 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
-import jakarta.enterprise.context.ApplicationScoped;
-
-import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
 import io.tollgate.gateway.clients.Caller;
 import io.tollgate.gateway.clients.Directory;
-import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.lease.LeasePlanner;
-import io.tollgate.gateway.rules.LiveGateways;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.MissingKey;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
@@ -40,7 +34,6 @@ import io.vertx.core.http.HttpServerRequest;
  * The answer completes on whichever thread the store answered on (the request's own loop, with the pinned
  * Redis connection); the HTTP edge writes it there.
  */
-@ApplicationScoped
 public class Limiter {
 
     /** Lease ids are whole numbers from 1 to this, as the check script takes them. */
@@ -50,38 +43,29 @@ public class Limiter {
     private final Directory directory;
     private final GuardedStore store;
     private final FailurePolicy failure;
-    private final RejectionCache rejections = new RejectionCache(System::nanoTime);
-    private final CalendarWindows calendars = new CalendarWindows(System::currentTimeMillis);
+    private final RejectionCache rejections;
+    private final CalendarWindows calendars;
     private final DecisionMetrics metrics;
     private final RejectedClients rejectedClients;
     private final Settlements settlements;
     /** This gateway's token leases; null when {@code tollgate.leases.enabled} is false. */
     private final Leases leases;
 
-    Limiter(KeyResolver keys, Directory directory, RateLimiter store, GatewayConfig config, LiveGateways live,
-            DecisionMetrics metrics, MeterRegistry registry, Vertx vertx, RejectedClients rejectedClients) {
+    /** Built by {@link LimiterWiring}. */
+    Limiter(KeyResolver keys, Directory directory, GuardedStore store, FailurePolicy failure,
+            RejectionCache rejections, CalendarWindows calendars, DecisionMetrics metrics,
+            RejectedClients rejectedClients, Settlements settlements, Leases leases) {
         this.keys = keys;
         this.directory = directory;
-        GatewayConfig.Breaker breaker = config.store().breaker();
-        this.store = new GuardedStore(store, vertx, config.store().timeout(), breaker.unansweredAfter(),
-                new CircuitBreaker(breaker.window(), breaker.failureRate(), breaker.openFor().toNanos(),
-                        System::nanoTime),
-                registry);
-        this.failure = new FailurePolicy(live, System::nanoTime);
+        this.store = store;
+        this.failure = failure;
+        this.rejections = rejections;
+        this.calendars = calendars;
         this.metrics = metrics;
         this.rejectedClients = rejectedClients;
-        this.settlements = new Settlements(this.store, config.settle().maxUsage(),
-                config.settle().maxDecodedSize().asLongValue(), registry);
-        if (config.leases().enabled()) {
-            this.leases = new Leases(this.store, System::nanoTime, live::count, registry);
-            vertx.setPeriodic(SWEEP_MS, t -> leases.sweep());
-        } else {
-            this.leases = null;
-        }
+        this.settlements = settlements;
+        this.leases = leases;
     }
-
-    /** How often leases that ran out are given back. */
-    private static final long SWEEP_MS = 100;
 
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
     public Future<Verdict> check(List<Rule> rules, HttpServerRequest request) {
