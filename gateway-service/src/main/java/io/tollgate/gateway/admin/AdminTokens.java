@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.gateway.config.AdminConfig;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.rules.domain.AdminTokenCheck;
 import io.tollgate.rules.domain.Scope;

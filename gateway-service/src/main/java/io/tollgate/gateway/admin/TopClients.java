@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.tollgate.counter.CounterKeys;
-import io.tollgate.gateway.limiter.RejectedClients;
+import io.tollgate.gateway.config.AdminConfig;
+import io.tollgate.gateway.limiter.rejection.RejectedClients;
 
 /**
  * The clients this gateway rejected most, per rule, over the last minutes ({@code tollgate.admin.top.window}): a

@@ -2,7 +2,7 @@ package io.tollgate.gateway.http;
 
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.Decision;
-import io.tollgate.gateway.limiter.RuleDecision;
+import io.tollgate.gateway.limiter.decision.RuleDecision;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.Unit;

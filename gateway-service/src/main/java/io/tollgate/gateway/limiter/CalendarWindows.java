@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Policy;
+import io.tollgate.gateway.store.Bucket;
 import io.tollgate.rules.domain.CalendarWindow;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Rule;

@@ -7,6 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.gateway.limiter.decision.Outcome;
+import io.tollgate.gateway.limiter.decision.RuleDecision;
 import io.tollgate.rules.domain.Rule;
 
 /**

@@ -8,7 +8,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.gateway.clients.Directory;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.key.KeyResolver;
+import io.tollgate.gateway.limiter.guard.CircuitBreaker;
+import io.tollgate.gateway.limiter.guard.FailurePolicy;
+import io.tollgate.gateway.limiter.guard.GuardedStore;
+import io.tollgate.gateway.limiter.lease.Leases;
+import io.tollgate.gateway.limiter.rejection.RejectedClients;
+import io.tollgate.gateway.limiter.rejection.RejectionCache;
+import io.tollgate.gateway.limiter.settlement.Settlements;
 import io.tollgate.gateway.rules.LiveGateways;
+import io.tollgate.gateway.store.RateLimiter;
 import io.vertx.core.Vertx;
 
 /**

@@ -11,7 +11,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.vertx.http.HttpServer;
-import io.tollgate.gateway.admin.AdminConfig;
+import io.tollgate.gateway.config.AdminConfig;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.config.Loopback;
 import io.vertx.core.http.RequestOptions;

@@ -6,8 +6,6 @@ import java.util.List;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.InMemoryCounters;
 import io.tollgate.counter.Peek;
-import io.tollgate.gateway.limiter.Bucket;
-import io.tollgate.gateway.limiter.RateLimiter;
 import io.vertx.core.Future;
 
 /**

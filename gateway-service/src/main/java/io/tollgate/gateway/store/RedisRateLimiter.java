@@ -14,8 +14,6 @@ import io.tollgate.counter.Decision;
 import io.tollgate.counter.Peek;
 import io.tollgate.counter.PeekCall;
 import io.tollgate.counter.Policy;
-import io.tollgate.gateway.limiter.Bucket;
-import io.tollgate.gateway.limiter.RateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.redis.client.Command;

@@ -10,7 +10,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.tollgate.gateway.config.GatewayConfig;
-import io.tollgate.gateway.limiter.RateLimiter;
 import io.vertx.redis.client.Redis;
 
 /** Picks the counter store named by {@code tollgate.store.type}; the Redis client is only built when used. */

@@ -24,7 +24,7 @@ import io.quarkus.vertx.http.HttpServerStart;
 import io.tollgate.gateway.config.ConfigError;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.config.Loopback;
-import io.tollgate.gateway.limiter.RateLimiter;
+import io.tollgate.gateway.store.RateLimiter;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

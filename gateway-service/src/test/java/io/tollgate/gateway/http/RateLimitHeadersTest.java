@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.Decision;
-import io.tollgate.gateway.limiter.Outcome;
-import io.tollgate.gateway.limiter.RuleDecision;
+import io.tollgate.gateway.limiter.decision.Outcome;
+import io.tollgate.gateway.limiter.decision.RuleDecision;
 import io.tollgate.rules.domain.FailureMode;
 import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.MissingKey;

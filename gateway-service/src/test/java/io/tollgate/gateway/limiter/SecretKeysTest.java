@@ -25,6 +25,8 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.tollgate.counter.Decision;
+import io.tollgate.gateway.store.Bucket;
+import io.tollgate.gateway.store.RateLimiter;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.RedisCli;
 import io.tollgate.rules.domain.KeySpec;

@@ -19,7 +19,6 @@ import io.tollgate.counter.CheckCall;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
-import io.tollgate.gateway.limiter.Bucket;
 import io.tollgate.gateway.support.RedisCli;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

@@ -1,6 +1,7 @@
 /**
  * Token leases: a gateway takes k tokens of a busy client's bucket in one check and admits that client's next
- * requests from them without a store call, still exact across the fleet.
+ * requests from them without a store call, still exact across the fleet. {@link io.tollgate.gateway.limiter.lease.Leases}
+ * keeps this gateway's leases per bucket and sweeps those that ran out.
  * <h2>The rule</h2>
  * {@link io.tollgate.gateway.limiter.lease.LeasePlanner} sizes a lease per bucket on one gateway: with cost c per
  * request, this client's rate r here ({@link io.tollgate.gateway.limiter.lease.LocalRate}, decaying), what the

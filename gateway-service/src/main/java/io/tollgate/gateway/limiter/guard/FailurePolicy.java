@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.guard;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +9,10 @@ import org.jboss.logging.Logger;
 
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
+import io.tollgate.gateway.limiter.decision.Outcome;
+import io.tollgate.gateway.limiter.decision.RuleDecision;
 import io.tollgate.gateway.rules.LiveGateways;
+import io.tollgate.gateway.store.Bucket;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.FailureMode;
 import io.tollgate.rules.domain.Rule;
@@ -28,7 +31,7 @@ import io.tollgate.rules.domain.Rule;
  * </ul>
  * Shadow rules never reject, in fallback too. Entering and leaving fallback is logged once each.
  */
-final class FailurePolicy {
+public final class FailurePolicy {
 
     private static final Logger LOG = Logger.getLogger(FailurePolicy.class);
 
@@ -36,7 +39,7 @@ final class FailurePolicy {
     private final FallbackBuckets local;
     private final AtomicBoolean inFallback = new AtomicBoolean();
 
-    FailurePolicy(LiveGateways live, LongSupplier nanoClock) {
+    public FailurePolicy(LiveGateways live, LongSupplier nanoClock) {
         this.live = live;
         this.local = new FallbackBuckets(nanoClock);
     }
@@ -45,7 +48,7 @@ final class FailurePolicy {
      * The decisions for {@code rules} (with their {@code effective} policies and {@code buckets}) when the store
      * failed with {@code why}.
      */
-    List<RuleDecision> decide(List<Rule> rules, List<Effective> effective, List<Bucket> buckets, Throwable why) {
+    public List<RuleDecision> decide(List<Rule> rules, List<Effective> effective, List<Bucket> buckets, Throwable why) {
         if (inFallback.compareAndSet(false, true)) {
             LOG.warnf("counter store unavailable (%s): rules follow their failure mode until it answers", why.getMessage());
         }
@@ -70,14 +73,14 @@ final class FailurePolicy {
     }
 
     /** The store answered in time: leave fallback (logged once). */
-    void storeAnswered() {
+    public void storeAnswered() {
         if (inFallback.get() && inFallback.compareAndSet(true, false)) {
             LOG.info("counter store answers again: rules are enforced by the shared store");
         }
     }
 
     /** The store's word on {@code bucket}, in an answer that arrived just now (in time or late). */
-    void heard(Bucket bucket, Decision decision) {
+    public void heard(Bucket bucket, Decision decision) {
         local.heard(bucket, decision.remaining(), decision.resetMs());
     }
 

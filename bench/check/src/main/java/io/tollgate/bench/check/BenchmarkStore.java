@@ -1,10 +1,13 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.bench.check;
 
 import java.time.Duration;
 import java.util.List;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tollgate.counter.Decision;
+import io.tollgate.gateway.limiter.guard.CircuitBreaker;
+import io.tollgate.gateway.limiter.guard.GuardedStore;
+import io.tollgate.gateway.store.Bucket;
 import io.tollgate.gateway.store.RedisRateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -15,14 +18,14 @@ import io.vertx.redis.client.RedisOptions;
  * The benchmarks' door to the gateway's store path: the real {@link GuardedStore} (timeout, circuit breaker,
  * latency timer) over the real Redis store ({@link RedisRateLimiter}: one pinned connection per event loop,
  * coalesced checks, {@code NOSCRIPT} healing), built as the gateway builds them, against a standalone Redis
- * at an address. The gateway itself never uses this class; it is public so that the benchmarks
- * ({@code bench/check}) live in packages of their own and fail to compile when the store path changes shape.
+ * at an address. It lives with the benchmark, which compiles against the gateway's classes and so fails to
+ * compile when the store path changes shape.
  * <p>
  * The guard times out after one second, where the gateway's default is 100 ms: a benchmark measures
  * throughput, and one check that times out fails its run. The breaker has the gateway's defaults (100 checks,
  * opens at 60 % failed, stays open 1 s).
  */
-public final class BenchmarkStore implements AutoCloseable {
+final class BenchmarkStore implements AutoCloseable {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
@@ -41,7 +44,7 @@ public final class BenchmarkStore implements AutoCloseable {
      * @param coalesce {@code tollgate.store.coalesce}: the checks an event loop asks for in one turn go to
      * Redis as one call of the check script, else one call each
      */
-    public static BenchmarkStore redis(Vertx vertx, String redisUrl, boolean coalesce) {
+    static BenchmarkStore redis(Vertx vertx, String redisUrl, boolean coalesce) {
         Redis client = Redis.createClient(vertx, new RedisOptions()
                 .setConnectionString(redisUrl)
                 .setMaxPoolSize(32)
@@ -53,7 +56,7 @@ public final class BenchmarkStore implements AutoCloseable {
     }
 
     /** One decision per bucket, in order, as the gateway's limiter gets it; a failed future when the store fails. */
-    public Future<List<Decision>> check(List<Bucket> buckets) {
+    Future<List<Decision>> check(List<Bucket> buckets) {
         return store.check(buckets);
     }
 

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.settlement;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,9 +12,14 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.counter.Algorithm;
+import io.tollgate.gateway.limiter.decision.Outcome;
+import io.tollgate.gateway.limiter.decision.RuleDecision;
+import io.tollgate.gateway.limiter.decision.Verdict;
+import io.tollgate.gateway.limiter.guard.GuardedStore;
 import io.tollgate.gateway.settle.Usage;
 import io.tollgate.gateway.settle.UsageMeter;
 import io.tollgate.gateway.settle.UsageMeters;
+import io.tollgate.gateway.store.Bucket;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.Settle;
 import io.vertx.core.Future;
@@ -40,7 +45,7 @@ import io.vertx.core.buffer.Buffer;
  * after all (another client's rule rejected it): a settlement of -1 of its key, which the script runs as
  * {@code ZREM}, carried with the loop's other calls like any settlement.
  */
-final class Settlements {
+public final class Settlements {
 
     private static final Logger LOG = Logger.getLogger(Settlements.class);
     private static final long LOG_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
@@ -53,7 +58,7 @@ final class Settlements {
     private final ConcurrentHashMap<String, Long> loggedAt = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Settle, Supplier<UsageMeter>> meters = new ConcurrentHashMap<>();
 
-    Settlements(GuardedStore store, long maxUsage, long maxDecodedBytes, MeterRegistry registry) {
+    public Settlements(GuardedStore store, long maxUsage, long maxDecodedBytes, MeterRegistry registry) {
         this.store = store;
         this.maxUsage = maxUsage;
         this.maxDecodedBytes = maxDecodedBytes;
@@ -61,7 +66,7 @@ final class Settlements {
     }
 
     /** What {@code verdict}'s request owes once its answer ends; null when it owes nothing. */
-    Tab open(Verdict verdict) {
+    public Settlement open(Verdict verdict) {
         List<RuleDecision> charged = null;
         List<RuleDecision> leased = null;
         for (RuleDecision d : verdict.decisions()) {
@@ -85,7 +90,7 @@ final class Settlements {
      * settlement of minus its cost per spent bucket, one call per hash tag, carried with the loop's other calls.
      * A concurrency lease is given back by the request's {@link Tab} instead.
      */
-    void giveBack(List<RuleDecision> decisions) {
+    public void giveBack(List<RuleDecision> decisions) {
         List<RuleDecision> spent = null;
         List<Long> deltas = null;
         for (RuleDecision d : decisions) {

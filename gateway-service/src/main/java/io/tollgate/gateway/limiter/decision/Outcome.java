@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.decision;
 
 /** How one rule decided one request; the {@code outcome} label of {@code tollgate_decisions_total}. */
 public enum Outcome {

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.store;
 
 import io.tollgate.counter.Policy;
 

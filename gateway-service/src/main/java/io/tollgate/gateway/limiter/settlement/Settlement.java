@@ -1,10 +1,10 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.settlement;
 
 import io.tollgate.gateway.proxy.AnswerWatcher;
 
 /**
  * What one admitted request owes the store once its answer ends: watches the answer go past and, when the
- * exchange is over, settles what the answer used and gives back the request's leases ({@link Limiter#owed}).
+ * exchange is over, settles what the answer used and gives back the request's leases ({@code Limiter.owed}).
  */
 public interface Settlement extends AnswerWatcher {
 

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.rejection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.Policy;
+import io.tollgate.gateway.store.Bucket;
 
 class RejectionCacheTest {
 

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.guard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
+import io.tollgate.gateway.store.Bucket;
 
 /** The seeding rule as pure logic, with a fake clock: the local fallback never admits beyond the store's word. */
 class FallbackBucketsTest {

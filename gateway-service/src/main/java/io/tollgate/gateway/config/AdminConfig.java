@@ -1,4 +1,4 @@
-package io.tollgate.gateway.admin;
+package io.tollgate.gateway.config;
 
 import java.time.Duration;
 import java.util.Map;

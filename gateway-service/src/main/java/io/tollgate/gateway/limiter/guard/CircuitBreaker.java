@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.guard;
 
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
  * chain shared by rules with different fallbacks, expose its state as a gauge and log transitions, and a
  * small state machine says that more plainly than annotations on a CDI method would.
  */
-final class CircuitBreaker {
+public final class CircuitBreaker {
 
     private static final Logger LOG = Logger.getLogger(CircuitBreaker.class);
 
@@ -39,7 +39,7 @@ final class CircuitBreaker {
     private volatile long openedAtNanos;
 
     /** @param failureRate the share of failed checks in the window that opens the breaker, in (0, 1] */
-    CircuitBreaker(int window, double failureRate, long openForNanos, LongSupplier nanoClock) {
+    public CircuitBreaker(int window, double failureRate, long openForNanos, LongSupplier nanoClock) {
         this.outcomes = new boolean[Math.max(1, window)];
         this.threshold = Math.max(1, (int) Math.ceil(outcomes.length * failureRate));
         this.openForNanos = openForNanos;

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.lease;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +16,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.counter.Decision;
-import io.tollgate.gateway.limiter.lease.Lease;
-import io.tollgate.gateway.limiter.lease.LeasePlanner;
-import io.tollgate.gateway.limiter.lease.LocalRate;
+import io.tollgate.gateway.limiter.guard.GuardedStore;
+import io.tollgate.gateway.store.Bucket;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -38,7 +37,7 @@ import io.vertx.core.Vertx;
  * quiet. A give-back the store cannot take, and a dropped leftover, count as lost: the tokens were spent, nothing
  * over-admits.
  */
-final class Leases {
+public final class Leases {
 
     /** Bounds memory under a flood of distinct keys: past it the entries without a lease go. */
     private static final int MAX_ENTRIES = 100_000;
@@ -57,7 +56,7 @@ final class Leases {
     private final MeterRegistry registry;
     private final ConcurrentHashMap<String, Counter[]> counters = new ConcurrentHashMap<>();
 
-    Leases(GuardedStore store, LongSupplier nanoClock, IntSupplier gateways, MeterRegistry registry) {
+    public Leases(GuardedStore store, LongSupplier nanoClock, IntSupplier gateways, MeterRegistry registry) {
         this.store = store;
         this.nanoClock = nanoClock;
         this.gateways = gateways;
@@ -93,7 +92,7 @@ final class Leases {
      * each (what the store said plus what its lease still holds), or null when any of them has no live lease
      * under its current policy that holds the request's cost; then nothing is spent.
      */
-    Decision[] admit(List<Rule> rules, List<Bucket> buckets) {
+    public Decision[] admit(List<Rule> rules, List<Bucket> buckets) {
         long now = nanoClock.getAsLong();
         Lease[] used = null;
         Entry[] held = null;
@@ -146,7 +145,7 @@ final class Leases {
      * same bucket with a lease's k tokens as its cost. Gives back in the same turn the lease each bucket held
      * before (run out or soon replaced). Null when no bucket takes a lease: the check goes as it is.
      */
-    Bucket[] plan(List<Rule> rules, List<Bucket> buckets) {
+    public Bucket[] plan(List<Rule> rules, List<Bucket> buckets) {
         long now = nanoClock.getAsLong();
         Bucket[] asked = null;
         int live = gateways.getAsInt();
@@ -175,7 +174,7 @@ final class Leases {
      * the leases it granted; answers the decisions to report, each granted lease already spent for the request at
      * hand. Call also for a check without leases ({@code asked} null): the store's word sizes the next lease.
      */
-    List<Decision> answered(List<Rule> rules, List<Bucket> buckets, Bucket[] asked, List<Decision> said) {
+    public List<Decision> answered(List<Rule> rules, List<Bucket> buckets, Bucket[] asked, List<Decision> said) {
         long now = nanoClock.getAsLong();
         List<Decision> out = asked == null ? said : new ArrayList<>(said);
         for (int i = 0; i < buckets.size(); i++) {
@@ -210,7 +209,7 @@ final class Leases {
     }
 
     /** A check that asked for leases ({@code asked}) did not get its answer: the next request may try again. */
-    void unanswered(List<Bucket> buckets, Bucket[] asked) {
+    public void unanswered(List<Bucket> buckets, Bucket[] asked) {
         for (int i = 0; i < buckets.size(); i++) {
             if (asked[i] != buckets.get(i)) {
                 Entry entry = entries.get(buckets.get(i).key());
@@ -225,7 +224,7 @@ final class Leases {
     private static final long SWEEP_MS = 100;
 
     /** Sweeps every {@value #SWEEP_MS} ms on {@code vertx}'s timer, for as long as it runs. */
-    void sweepEvery(Vertx vertx) {
+    public void sweepEvery(Vertx vertx) {
         vertx.setPeriodic(SWEEP_MS, t -> sweep());
     }
 

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.guard;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
+import io.tollgate.gateway.store.Bucket;
 
 /**
  * The {@code local} failure mode's buckets, held to what the shared store last said.
@@ -21,7 +22,7 @@ import io.tollgate.counter.Policy;
  * admitted locally whose checks reached the store late.
  * <p>
  * Words expire once the bucket they describe would be full again; both maps are bounded like
- * {@link RejectionCache}: past {@link #MAX_ENTRIES} the stale entries go, then all (it is only a cap:
+ * {@code RejectionCache}: past {@link #MAX_ENTRIES} the stale entries go, then all (it is only a cap:
  * forgetting it means the share decides).
  */
 final class FallbackBuckets {

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.rejection;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.Policy;
+import io.tollgate.gateway.store.Bucket;
 
 /**
  * Remembers rejected buckets until their retry time, so a flooding client is answered 429 from memory and
@@ -28,7 +29,7 @@ import io.tollgate.counter.Policy;
  * flight; nor a bucket idle long enough to hold two requests' worth or more (a burst must not wait behind one
  * probe), except a bucket whose burst holds one request, which never holds more than the one its probe takes.
  */
-final class RejectionCache {
+public final class RejectionCache {
 
     /** Bounds memory under a flood of distinct keys; past it expired entries go, then all (it is only a cache). */
     private static final int MAX_ENTRIES = 100_000;
@@ -47,7 +48,7 @@ final class RejectionCache {
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     private final LongSupplier nanoClock;
 
-    RejectionCache(LongSupplier nanoClock) {
+    public RejectionCache(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
     }
 
@@ -57,7 +58,7 @@ final class RejectionCache {
      * for a bucket that does not; at least one is 1 or more): while a rejection is remembered or another
      * request probes.
      */
-    long[] admit(List<Bucket> buckets) {
+    public long[] admit(List<Bucket> buckets) {
         if (entries.isEmpty()) {
             return null;
         }
@@ -128,7 +129,7 @@ final class RejectionCache {
      * How long a remembered rejection (or another request's probe) keeps back each of {@code buckets}, in ms, as
      * {@link #admit} would answer a request it keeps back; null when none does. Only looks: marks no probe.
      */
-    long[] remembered(List<Bucket> buckets) {
+    public long[] remembered(List<Bucket> buckets) {
         if (entries.isEmpty()) {
             return null;
         }
@@ -147,7 +148,7 @@ final class RejectionCache {
     }
 
     /** The store rejected {@code bucket}, in an answer that arrived just now. */
-    void rejected(Bucket bucket, long retryAfterMs) {
+    public void rejected(Bucket bucket, long retryAfterMs) {
         if (retryAfterMs <= 0) {
             forget(bucket.key());
             return;
@@ -159,7 +160,7 @@ final class RejectionCache {
      * The store allowed {@code bucket}, in an answer that arrived just now, leaving {@code remaining} whole
      * tokens, full again in {@code resetMs}.
      */
-    void allowed(Bucket bucket, long remaining, long resetMs) {
+    public void allowed(Bucket bucket, long remaining, long resetMs) {
         long cost = bucket.policy().cost();
         // enough left for another request, the common case: no division
         long interval = remaining >= cost ? 0 : interval(bucket.policy());
@@ -180,7 +181,7 @@ final class RejectionCache {
     }
 
     /** Nothing is remembered of {@code bucketKey} any more (the store could not answer for it). */
-    void forget(String bucketKey) {
+    public void forget(String bucketKey) {
         if (!entries.isEmpty()) {
             entries.remove(bucketKey);
         }

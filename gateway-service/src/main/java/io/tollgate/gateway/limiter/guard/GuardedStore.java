@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.guard;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tollgate.counter.Decision;
 import io.tollgate.gateway.config.PerEventLoop;
+import io.tollgate.gateway.store.Bucket;
+import io.tollgate.gateway.store.RateLimiter;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -28,10 +30,10 @@ import io.vertx.core.Vertx;
  * crowded machine, cold code), the timer and the answer both wait in its queue, and the timer must not win
  * just because it was queued first.
  */
-final class GuardedStore {
+public final class GuardedStore {
 
     /** Why a check did not reach or hear from the store. */
-    static class StoreUnavailable extends RuntimeException {
+    public static class StoreUnavailable extends RuntimeException {
 
         private static final long serialVersionUID = 1L;
 
@@ -41,7 +43,7 @@ final class GuardedStore {
     }
 
     /** No answer within the timeout; {@link #late()} completes when the store's answer arrives after all. */
-    static final class TimedOut extends StoreUnavailable {
+    public static final class TimedOut extends StoreUnavailable {
 
         private static final long serialVersionUID = 1L;
         private final transient Future<List<Decision>> late;
@@ -51,7 +53,7 @@ final class GuardedStore {
             this.late = late;
         }
 
-        Future<List<Decision>> late() {
+        public Future<List<Decision>> late() {
             return late;
         }
     }
@@ -83,7 +85,7 @@ final class GuardedStore {
      * @param timeout how long a check waits for an answer
      * @param unansweredAfter how long a call may stay unanswered before it counts as a failure for the breaker
      */
-    GuardedStore(RateLimiter store, Vertx vertx, Duration timeout, Duration unansweredAfter, CircuitBreaker breaker,
+    public GuardedStore(RateLimiter store, Vertx vertx, Duration timeout, Duration unansweredAfter, CircuitBreaker breaker,
             MeterRegistry registry) {
         this.store = store;
         this.vertx = vertx;
@@ -111,7 +113,7 @@ final class GuardedStore {
         registry.gauge("tollgate.store.breaker.state", breaker, b -> b.state().ordinal());
     }
 
-    Future<List<Decision>> check(List<Bucket> buckets) {
+    public Future<List<Decision>> check(List<Bucket> buckets) {
         if (!breaker.allowsCall()) {
             shortCircuits.increment();
             return Future.failedFuture(BREAKER_OPEN);
@@ -150,7 +152,7 @@ final class GuardedStore {
      * for it, and a settlement lost to a dead store leaves the reservation standing. Refused while the breaker is
      * open.
      */
-    Future<List<Decision>> settle(List<Bucket> buckets, List<Long> deltas) {
+    public Future<List<Decision>> settle(List<Bucket> buckets, List<Long> deltas) {
         if (breaker.state() == CircuitBreaker.State.OPEN) {
             return Future.failedFuture(BREAKER_OPEN);
         }
@@ -162,7 +164,7 @@ final class GuardedStore {
     }
 
     /** Gives back a lease, whatever the breaker says: a lease not given back holds its slot until it expires. */
-    Future<Void> release(Bucket bucket) {
+    public Future<Void> release(Bucket bucket) {
         try {
             return store.release(bucket);
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.decision;
 
 import io.tollgate.counter.Decision;
+import io.tollgate.gateway.store.Bucket;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Rule;
 
@@ -28,7 +29,7 @@ public record RuleDecision(Rule rule, Decision decision, Outcome outcome, boolea
         this(rule, decision, outcome, unavailable, effective, null, null);
     }
 
-    static RuleDecision of(Rule rule, Effective effective, Decision decision, Outcome outcome) {
+    public static RuleDecision of(Rule rule, Effective effective, Decision decision, Outcome outcome) {
         return new RuleDecision(rule, decision, outcome, false, effective);
     }
 
@@ -36,7 +37,7 @@ public record RuleDecision(Rule rule, Decision decision, Outcome outcome, boolea
      * Whether the store spent from {@code bucket} for this request (it passed there, all-or-nothing, or took it
      * from a lease the store spent).
      */
-    boolean spent() {
+    public boolean spent() {
         return bucket != null && (outcome == Outcome.ALLOWED || outcome == Outcome.LEASED);
     }
 }

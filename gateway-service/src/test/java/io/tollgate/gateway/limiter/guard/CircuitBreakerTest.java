@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.guard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.decision;
 
 import java.util.List;
 import java.util.Optional;
@@ -12,11 +12,11 @@ import java.util.Optional;
  */
 public record Verdict(List<RuleDecision> decisions, Optional<String> missingKey) {
 
-    static Verdict missing(String what) {
+    public static Verdict missing(String what) {
         return new Verdict(List.of(), Optional.of(what));
     }
 
-    static Verdict of(List<RuleDecision> decisions) {
+    public static Verdict of(List<RuleDecision> decisions) {
         return new Verdict(List.copyOf(decisions), Optional.empty());
     }
 
