@@ -18,18 +18,20 @@ public final class Caller {
     /** The hash tag of its buckets: its tenant's id, or its own digest. */
     private final CounterKeys.Client tag;
     private final Terms tenant;
-    private final Directory directory;
+    /** The policies of each rule by plan, as the directory keeps them. */
+    private final RuleMemo<RulePolicies> policies;
     /** The state of the directory it was read from. */
     private final DirectoryCopy copy;
     /** The bucket keys of its rules worked out so far: a caller kept by {@link RecentCallers} reuses them. */
     private volatile Keys keys;
 
-    Caller(CounterKeys.Client client, Profile profile, Terms tenant, Directory directory, DirectoryCopy copy) {
+    Caller(CounterKeys.Client client, Profile profile, Terms tenant, RuleMemo<RulePolicies> policies,
+            DirectoryCopy copy) {
         this.client = client;
         this.profile = profile;
         this.tag = profile != null && profile.tenant() != null ? CounterKeys.readable(profile.tenant()) : client;
         this.tenant = tenant;
-        this.directory = directory;
+        this.policies = policies;
         this.copy = copy;
     }
 
@@ -93,7 +95,7 @@ public final class Caller {
      * without a tenant is its own tenant: its plan). Computed ahead, never per request.
      */
     public Effective effective(Rule rule) {
-        RulePolicies policies = directory.policies(rule);
+        RulePolicies policies = this.policies.get(rule, RulePolicies::new);
         if (profile == null) {
             return policies.own();
         }

@@ -38,6 +38,7 @@ public class Directory {
     static final long BASE_HEAP_BYTES = 64L << 20;
     static final long HEAP_BYTES_PER_CLIENT = 80;
 
+    /** The policies of each rule by plan, shared with every caller read from the directory. */
     private final RuleMemo<RulePolicies> policies = new RuleMemo<>(RULES);
     private final long maxHeap = Runtime.getRuntime().maxMemory();
     /** The size the heap was last found too small for; a warning again only once the directory doubled. */
@@ -80,19 +81,14 @@ public class Directory {
         byte[] digest = Digests.of(apiKey);
         Profile profile = now.clients().size() == 0 ? null : Digests.find(now.clients(), digest);
         Terms tenant = profile == null || profile.tenant() == null ? null : now.tenants().get(profile.tenant());
-        Caller caller = new Caller(CounterKeys.digested(digest), profile, tenant, this, now);
+        Caller caller = new Caller(CounterKeys.digested(digest), profile, tenant, policies, now);
         recent.keep(apiKey, caller);
         return caller;
     }
 
     /** The rule's own policy (a rule keyed otherwise, or a key the directory does not know). */
     public Effective own(Rule rule) {
-        return policies(rule).own();
-    }
-
-    RulePolicies policies(Rule rule) {
-        RulePolicies known = policies.get(rule);
-        return known != null ? known : policies.put(rule, new RulePolicies(rule));
+        return policies.get(rule, RulePolicies::new).own();
     }
 
     /** The last change the copy includes; 0 before any. */

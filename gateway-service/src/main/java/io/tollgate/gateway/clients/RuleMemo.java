@@ -2,6 +2,7 @@ package io.tollgate.gateway.clients;
 
 import java.util.IdentityHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import io.tollgate.rules.domain.Rule;
 
@@ -22,6 +23,12 @@ final class RuleMemo<V> {
     /** What is kept for {@code rule}, or null. */
     V get(Rule rule) {
         return memo.get().get(rule);
+    }
+
+    /** What is kept for {@code rule}; on a miss, what {@code make} makes of it, kept. */
+    V get(Rule rule, Function<Rule, V> make) {
+        V known = get(rule);
+        return known != null ? known : put(rule, make.apply(rule));
     }
 
     /** Keeps {@code value} for {@code rule} and returns it. */

@@ -94,7 +94,8 @@ public class Limiter {
                 continue;
             }
             CounterKeys.Client client;
-            if (Directory.applies(rule)) {
+            boolean byClient = Directory.applies(rule);
+            if (byClient) {
                 caller = caller != null ? caller : directory.caller(value.get());
                 client = caller.client();
             } else if (rule.key().kind() == KeySpec.Kind.HEADER) {
@@ -106,7 +107,7 @@ public class Limiter {
             } else {
                 client = CounterKeys.readable(value.get());
             }
-            Target target = target(rule, client, caller);
+            Target target = target(rule, client, byClient ? caller : null);
             Effective effective = target.effective();
             if (effective.blocks()) {
                 blocked = blocked != null ? blocked : new ArrayList<>(1);
@@ -185,9 +186,12 @@ public class Limiter {
         };
     }
 
-    /** As {@link #target(Rule, String)}, with the client key made and the API key's client looked up. */
+    /**
+     * As {@link #target(Rule, String)}, with the client key made and, for a rule that counts by client of the
+     * directory, the API key's client looked up ({@code caller}; null for a rule keyed otherwise).
+     */
     private Target target(Rule rule, CounterKeys.Client client, Caller caller) {
-        boolean byClient = Directory.applies(rule);
+        boolean byClient = caller != null;
         Effective effective = byClient ? caller.effective(rule) : directory.own(rule);
         String key = byClient ? caller.bucketKey(rule) : CounterKeys.key(rule.id(), client);
         Bucket bucket;
