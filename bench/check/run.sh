@@ -3,7 +3,7 @@
 #
 # One private Redis on a free port. In ONE run, alternating ROUNDS times, for many keys (10,000 client
 # keys, round robin / random) and for one hot key:
-#   jmh    CheckBenchmark: GuardedStore + RedisRateLimiter (the gateway's classes, built by the benchmark's
+#   jmh    CheckBenchmark: GuardedStore + RedisCounterStore (the gateway's classes, built by the benchmark's
 #          BenchmarkStore, the Vert.x Redis client, one pinned connection per event loop) driving EVALSHA of check.lua, IN_FLIGHT checks outstanding,
 #          as the gateway runs it: the checks a loop asks for in one turn in one call
 #   jmh-single  the same with tollgate.store.coalesce=false: one EVALSHA per check, like redis-benchmark's,

@@ -12,7 +12,7 @@ import io.tollgate.gateway.http.Problems;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
 import io.tollgate.gateway.rules.RuleBook;
-import io.tollgate.gateway.store.RateLimiter;
+import io.tollgate.gateway.store.CounterStore;
 import io.tollgate.rules.domain.Rule;
 import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.RoutingContext;
@@ -36,9 +36,9 @@ class BucketsRoute {
     private final RuleBook rules;
     private final KeyResolver keys;
     private final Limiter limiter;
-    private final RateLimiter store;
+    private final CounterStore store;
 
-    BucketsRoute(RuleBook rules, KeyResolver keys, Limiter limiter, RateLimiter store) {
+    BucketsRoute(RuleBook rules, KeyResolver keys, Limiter limiter, CounterStore store) {
         this.rules = rules;
         this.keys = keys;
         this.limiter = limiter;

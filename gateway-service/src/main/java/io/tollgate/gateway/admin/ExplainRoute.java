@@ -15,7 +15,7 @@ import io.tollgate.gateway.http.Problems;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
 import io.tollgate.gateway.rules.RuleBook;
-import io.tollgate.gateway.store.RateLimiter;
+import io.tollgate.gateway.store.CounterStore;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Periods;
 import io.tollgate.rules.domain.Rule;
@@ -45,9 +45,9 @@ class ExplainRoute {
     private final RuleBook rules;
     private final KeyResolver keys;
     private final Limiter limiter;
-    private final RateLimiter store;
+    private final CounterStore store;
 
-    ExplainRoute(RuleBook rules, KeyResolver keys, Limiter limiter, RateLimiter store) {
+    ExplainRoute(RuleBook rules, KeyResolver keys, Limiter limiter, CounterStore store) {
         this.rules = rules;
         this.keys = keys;
         this.limiter = limiter;

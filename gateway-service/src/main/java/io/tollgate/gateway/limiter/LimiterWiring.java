@@ -16,7 +16,7 @@ import io.tollgate.gateway.limiter.rejection.RejectedClients;
 import io.tollgate.gateway.limiter.rejection.RejectionCache;
 import io.tollgate.gateway.limiter.settlement.Settlements;
 import io.tollgate.gateway.rules.LiveGateways;
-import io.tollgate.gateway.store.RateLimiter;
+import io.tollgate.gateway.store.CounterStore;
 import io.vertx.core.Vertx;
 
 /**
@@ -31,7 +31,7 @@ class LimiterWiring {
 
     @Produces
     @ApplicationScoped
-    Limiter limiter(KeyResolver keys, Directory directory, RateLimiter counterStore, GatewayConfig config,
+    Limiter limiter(KeyResolver keys, Directory directory, CounterStore counterStore, GatewayConfig config,
             LiveGateways live, DecisionMetrics metrics, MeterRegistry registry, Vertx vertx,
             RejectedClients rejectedClients) {
         GatewayConfig.Breaker breaker = config.store().breaker();

@@ -20,14 +20,14 @@ class StoreProducer {
 
     @Produces
     @ApplicationScoped
-    RateLimiter rateLimiter(GatewayConfig config, Instance<Redis> redis,
+    CounterStore counterStore(GatewayConfig config, Instance<Redis> redis,
             @ConfigProperty(name = "quarkus.redis.client-type", defaultValue = "standalone") String clientType) {
         return switch (config.store().type()) {
             case MEMORY -> {
                 LOG.warn("tollgate.store.type=memory: counts are exact for this one gateway only");
-                yield new InMemoryRateLimiter(Clock.systemUTC());
+                yield new InMemoryCounterStore(Clock.systemUTC());
             }
-            case REDIS -> new RedisRateLimiter(redis.get(), config.store().coalesce(),
+            case REDIS -> new RedisCounterStore(redis.get(), config.store().coalesce(),
                     "cluster".equalsIgnoreCase(clientType));
         };
     }

@@ -7,7 +7,7 @@ import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Policy;
 import io.tollgate.gateway.store.Bucket;
-import io.tollgate.gateway.store.RateLimiter;
+import io.tollgate.gateway.store.CounterStore;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -27,7 +27,7 @@ final class StoreChecks {
     private StoreChecks() {
     }
 
-    static Future<Void> run(RateLimiter store, List<Context> loops) {
+    static Future<Void> run(CounterStore store, List<Context> loops) {
         List<Future<Void>> warmed = new ArrayList<>();
         for (Context loop : loops) {
             Promise<Void> checked = Promise.promise();
@@ -38,7 +38,7 @@ final class StoreChecks {
     }
 
     /** {@code left} checks one after another on the calling loop, then completes {@code checked}. */
-    private static void checks(RateLimiter store, int left, Promise<Void> checked) {
+    private static void checks(CounterStore store, int left, Promise<Void> checked) {
         if (left == 0) {
             checked.tryComplete();
             return;

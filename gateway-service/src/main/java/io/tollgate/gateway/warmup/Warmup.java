@@ -24,7 +24,7 @@ import io.quarkus.vertx.http.HttpServerStart;
 import io.tollgate.gateway.config.ConfigError;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.gateway.config.Loopback;
-import io.tollgate.gateway.store.RateLimiter;
+import io.tollgate.gateway.store.CounterStore;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -58,7 +58,7 @@ class Warmup implements HealthCheck {
     private final WarmupConfig config;
     private final WarmupGate gate;
     private final Vertx vertx;
-    private final RateLimiter store;
+    private final CounterStore store;
     private final Instance<HttpServer> server;
     private final String apiKeyHeader;
     private final Counter reached;
@@ -69,7 +69,7 @@ class Warmup implements HealthCheck {
     private volatile SelfRequests requests;
     private long startNanos;
 
-    Warmup(WarmupConfig config, WarmupGate gate, Vertx vertx, RateLimiter store, Instance<HttpServer> server,
+    Warmup(WarmupConfig config, WarmupGate gate, Vertx vertx, CounterStore store, Instance<HttpServer> server,
             GatewayConfig gateway, MeterRegistry registry) {
         if (config.requests() < 0) {
             throw ConfigError.of("tollgate.warmup.requests", config.requests(), "must be 0 (store checks only) or more");

@@ -26,7 +26,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.tollgate.counter.Decision;
 import io.tollgate.gateway.store.Bucket;
-import io.tollgate.gateway.store.RateLimiter;
+import io.tollgate.gateway.store.CounterStore;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.RedisCli;
 import io.tollgate.rules.domain.KeySpec;
@@ -52,7 +52,7 @@ class SecretKeysTest {
     private static final String OLD_KEY_SHA256 = "2c36cd132c87d04d41a923245b87868fa43cbfd005e0adbc2538da867e8327af";
 
     @Inject
-    RateLimiter store;
+    CounterStore store;
 
     @Inject
     Vertx vertx;

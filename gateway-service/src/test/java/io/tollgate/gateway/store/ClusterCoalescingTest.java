@@ -40,7 +40,7 @@ class ClusterCoalescingTest extends OnClusterTestBase {
     @Test
     void theChecksOfOneLoopTurnGoAsOneCallPerNodeEachDecidedInOrder() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
+        RedisCounterStore store = new RedisCounterStore(redis, true, true);
         String run = "turn-" + System.nanoTime();
         onLoop(loop, () -> all(turn(store, run + "-warm", CLIENTS))); // connects; loads the script on each node
         long bucketReads = calls("get");
@@ -78,7 +78,7 @@ class ClusterCoalescingTest extends OnClusterTestBase {
     @Test
     void aScriptFlushedOnEveryNodeHealsInOneTurnWithoutASecondSpend() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
+        RedisCounterStore store = new RedisCounterStore(redis, true, true);
         String run = "flush-" + System.nanoTime();
         onLoop(loop, () -> all(turn(store, run + "-warm", CLIENTS)));
         primaries.forEach(p -> RedisCli.run(p, "SCRIPT", "FLUSH"));
@@ -98,7 +98,7 @@ class ClusterCoalescingTest extends OnClusterTestBase {
     void aStaleMapOfSlotsCostsTheGroupingNeverAnAnswerOrASecondSpend() throws Exception {
         Context loop = vertx.getOrCreateContext();
         SlotOwners stale = everythingOnOneNode();
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, stale);
+        RedisCounterStore store = new RedisCounterStore(redis, true, stale);
         String run = "stale-" + System.nanoTime();
         long failed = failedCalls("evalsha");
 
@@ -122,7 +122,7 @@ class ClusterCoalescingTest extends OnClusterTestBase {
     @Test
     void afterAStaleMapEachCheckSentAloneIsAnsweredByItsOwnCall() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, everythingOnOneNode());
+        RedisCounterStore store = new RedisCounterStore(redis, true, everythingOnOneNode());
         String run = "alone-" + System.nanoTime();
         // the last client's key holds a hash (a rule whose algorithm changed): read alone, it counts as absent and
         // the check starts it afresh; in the call for all, a key of another node comes first and the node refuses
@@ -145,7 +145,7 @@ class ClusterCoalescingTest extends OnClusterTestBase {
     @Test
     void aSlotMovingToAnotherNodeCostsNoAnswerNoSecondSpendAndNoKeyAheadOfItsMove() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
+        RedisCounterStore store = new RedisCounterStore(redis, true, true);
         String run = "moving-" + System.nanoTime();
         // six buckets of one client (one slot, six rules), checked after the other clients' in each turn
         List<Bucket> mover = IntStream.range(0, 6)
@@ -183,14 +183,14 @@ class ClusterCoalescingTest extends OnClusterTestBase {
     }
 
     /** One check each for {@code CLIENTS} clients of {@code run} and for each of {@code more}, asked now. */
-    private static List<Future<List<Decision>>> turnWith(RedisRateLimiter store, String run, List<Bucket> more) {
+    private static List<Future<List<Decision>>> turnWith(RedisCounterStore store, String run, List<Bucket> more) {
         List<Future<List<Decision>>> checks = new ArrayList<>(turn(store, run, CLIENTS));
         more.forEach(b -> checks.add(store.check(List.of(b))));
         return checks;
     }
 
     /** One check each for {@code clients} clients of {@code run}, asked now (on the caller's loop). */
-    private static List<Future<List<Decision>>> turn(RedisRateLimiter store, String run, int clients) {
+    private static List<Future<List<Decision>>> turn(RedisCounterStore store, String run, int clients) {
         return IntStream.range(0, clients).mapToObj(i -> store.check(List.of(bucket(run, "client-" + i)))).toList();
     }
 

@@ -33,7 +33,7 @@ class ClusterPeekResetTest extends OnClusterTestBase {
     @Test
     void peeksAndResetsOfClientsOnEveryNodeAnswerFromTheirOwnNode() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
+        RedisCounterStore store = new RedisCounterStore(redis, true, true);
         List<Bucket> buckets = buckets("spread-" + System.nanoTime());
         assertThat(buckets.stream().map(b -> cluster.ownerOf(b.key())).distinct()).hasSameSizeAs(primaries);
         // client i spends i % 3 of its five, so what each peek reads is its own bucket's
@@ -63,7 +63,7 @@ class ClusterPeekResetTest extends OnClusterTestBase {
         Context loop = vertx.getOrCreateContext();
         String[] nowhere = new String[16_384];
         Arrays.fill(nowhere, "127.0.0.1:1");
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, new SlotOwners(redis, nowhere));
+        RedisCounterStore store = new RedisCounterStore(redis, true, new SlotOwners(redis, nowhere));
         List<Bucket> buckets = buckets("stale-" + System.nanoTime());
         onLoop(loop, () -> all(buckets, b -> store.check(List.of(b))));
         primaries.forEach(p -> RedisCli.run(p, "SCRIPT", "FLUSH"));
@@ -82,7 +82,7 @@ class ClusterPeekResetTest extends OnClusterTestBase {
     @Test
     void aBucketWhoseSlotIsMovingIsPeekedAndResetWhereverItIsNow() throws Exception {
         Context loop = vertx.getOrCreateContext();
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, true);
+        RedisCounterStore store = new RedisCounterStore(redis, true, true);
         String run = "moving-" + System.nanoTime();
         // four buckets of one client: one slot
         List<Bucket> mover = IntStream.range(0, 4)

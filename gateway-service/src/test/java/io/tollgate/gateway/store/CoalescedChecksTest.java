@@ -37,7 +37,7 @@ class CoalescedChecksTest extends OnLoopTestBase {
     void theChecksOfOneLoopTurnAreOneScriptCallAndEachIsDecidedOnItsOwnInOrder() throws Exception {
         Context loop = vertx.getOrCreateContext();
         String run = "turn-" + System.nanoTime();
-        RedisRateLimiter store = warmStore(loop, run);
+        RedisCounterStore store = warmStore(loop, run);
         long scriptCalls = scriptCalls();
         long gets = RedisCli.calls(node.port(), "get");
 
@@ -62,7 +62,7 @@ class CoalescedChecksTest extends OnLoopTestBase {
     void moreChecksInOneTurnThanABatchHoldsGoInAsFewCallsAsFit() throws Exception {
         Context loop = vertx.getOrCreateContext();
         String run = "many-" + System.nanoTime();
-        RedisRateLimiter store = warmStore(loop, run);
+        RedisCounterStore store = warmStore(loop, run);
         long scriptCalls = scriptCalls();
         int checks = 2 * CoalescedChecks.MAX_BATCH + 1;
 
@@ -78,7 +78,7 @@ class CoalescedChecksTest extends OnLoopTestBase {
         Context loop = vertx.getOrCreateContext();
         String run = "ride-" + System.nanoTime();
         // a ride long enough for a check 50 ms later on any machine
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, null, TimeUnit.SECONDS.toNanos(10));
+        RedisCounterStore store = new RedisCounterStore(redis, true, null, TimeUnit.SECONDS.toNanos(10));
         onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
         Bucket five = bucket("five", run, FIVE);
         onLoop(loop, () -> store.check(List.of(five)));
@@ -101,7 +101,7 @@ class CoalescedChecksTest extends OnLoopTestBase {
     void aSettlementWithNoCheckToRideWithGoesOnItsOwnAndRidersBeyondABatchGoNext() throws Exception {
         Context loop = vertx.getOrCreateContext();
         String run = "alone-" + System.nanoTime();
-        RedisRateLimiter store = warmStore(loop, run);
+        RedisCounterStore store = warmStore(loop, run);
         Bucket five = bucket("five", run, FIVE);
         onLoop(loop, () -> store.check(List.of(five)));
         long scriptCalls = scriptCalls();
@@ -129,7 +129,7 @@ class CoalescedChecksTest extends OnLoopTestBase {
     void onAnIdleLoopARiderGoesAfterARideAndTheTickThenStops() throws Exception {
         Context loop = vertx.getOrCreateContext();
         String run = "tick-" + System.nanoTime();
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, null, TimeUnit.MILLISECONDS.toNanos(40));
+        RedisCounterStore store = new RedisCounterStore(redis, true, null, TimeUnit.MILLISECONDS.toNanos(40));
         Bucket five = bucket("five", run, FIVE);
         onLoop(loop, () -> store.check(List.of(five)));
         assertThat(onLoop(loop, () -> Future.succeededFuture(store.ticking()))).as("before any rider").isFalse();
@@ -149,7 +149,7 @@ class CoalescedChecksTest extends OnLoopTestBase {
     void aFlushedScriptCacheIsHealedForTheWholeCall() throws Exception {
         Context loop = vertx.getOrCreateContext();
         String run = "flushed-" + System.nanoTime();
-        RedisRateLimiter store = warmStore(loop, run);
+        RedisCounterStore store = warmStore(loop, run);
         RedisCli.run(node.port(), "SCRIPT", "FLUSH");
         long evals = RedisCli.calls(node.port(), "eval");
 
@@ -162,7 +162,7 @@ class CoalescedChecksTest extends OnLoopTestBase {
 
     @Test
     void aCallThatFailsFailsEveryCheckInItAndTheNextTurnIsServed() throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, false);
+        RedisCounterStore store = new RedisCounterStore(redis, true, false);
         Context loop = vertx.getOrCreateContext();
         String run = "failing-" + System.nanoTime();
         // a limit above what the script takes (1e12): the script answers the whole call with an error
@@ -212,8 +212,8 @@ class CoalescedChecksTest extends OnLoopTestBase {
     }
 
     /** A coalescing store whose loop has connected and loaded the script (one check of its own). */
-    private static RedisRateLimiter warmStore(Context loop, String run) throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, false);
+    private static RedisCounterStore warmStore(Context loop, String run) throws Exception {
+        RedisCounterStore store = new RedisCounterStore(redis, true, false);
         onLoop(loop, () -> store.check(List.of(bucket("warm", run, MANY))));
         return store;
     }

@@ -36,7 +36,7 @@ class PeekResetTest extends OnLoopTestBase {
 
     @Test
     void aPeekReadsWhatEachAlgorithmsBucketHoldsAndChangesNothing() throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, false);
+        RedisCounterStore store = new RedisCounterStore(redis, true, false);
         Context loop = vertx.getOrCreateContext();
         String run = "peek-" + System.nanoTime();
         for (Policy policy : EVERY_ALGORITHM) {
@@ -69,7 +69,7 @@ class PeekResetTest extends OnLoopTestBase {
 
     @Test
     void aResetBucketIsFullAgainAndAResetSaysWhetherThereWasOne() throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, false);
+        RedisCounterStore store = new RedisCounterStore(redis, true, false);
         Context loop = vertx.getOrCreateContext();
         String run = "reset-" + System.nanoTime();
         Bucket bucket = bucket("orders.write", run, FIVE_AN_HOUR);
@@ -91,7 +91,7 @@ class PeekResetTest extends OnLoopTestBase {
 
     @Test
     void aFlushedScriptCacheIsHealedForAPeek() throws Exception {
-        RedisRateLimiter store = new RedisRateLimiter(redis, true, false);
+        RedisCounterStore store = new RedisCounterStore(redis, true, false);
         Context loop = vertx.getOrCreateContext();
         Bucket bucket = bucket("flushed", "peek-" + System.nanoTime(), FIVE_AN_HOUR);
         onLoop(loop, () -> store.check(List.of(bucket)));
@@ -110,8 +110,8 @@ class PeekResetTest extends OnLoopTestBase {
 
     @Test
     void theInMemoryStorePeeksAndResetsAsTheRedisStoreDoes() throws Exception {
-        RateLimiter memory = new InMemoryRateLimiter(Clock.systemUTC());
-        RateLimiter store = new RedisRateLimiter(redis, false, false);
+        CounterStore memory = new InMemoryCounterStore(Clock.systemUTC());
+        CounterStore store = new RedisCounterStore(redis, false, false);
         String run = "memory-" + System.nanoTime();
         for (Policy policy : EVERY_ALGORITHM) {
             Bucket bucket = bucket(policy.algorithm().wireName(), run, policy);
@@ -123,7 +123,7 @@ class PeekResetTest extends OnLoopTestBase {
     }
 
     /** Peek, check twice, peek, reset twice, peek: what each peek and reset said (reset_ms is each clock's). */
-    private static List<String> story(RateLimiter limiter, Bucket bucket) throws Exception {
+    private static List<String> story(CounterStore limiter, Bucket bucket) throws Exception {
         List<String> said = new ArrayList<>();
         said.add(describe(get(limiter.peek(bucket))));
         get(limiter.check(List.of(bucket)));

@@ -8,7 +8,7 @@ import io.tollgate.counter.Decision;
 import io.tollgate.gateway.limiter.guard.CircuitBreaker;
 import io.tollgate.gateway.limiter.guard.GuardedStore;
 import io.tollgate.gateway.store.Bucket;
-import io.tollgate.gateway.store.RedisRateLimiter;
+import io.tollgate.gateway.store.RedisCounterStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
@@ -16,7 +16,7 @@ import io.vertx.redis.client.RedisOptions;
 
 /**
  * The benchmarks' door to the gateway's store path: the real {@link GuardedStore} (timeout, circuit breaker,
- * latency timer) over the real Redis store ({@link RedisRateLimiter}: one pinned connection per event loop,
+ * latency timer) over the real Redis store ({@link RedisCounterStore}: one pinned connection per event loop,
  * coalesced checks, {@code NOSCRIPT} healing), built as the gateway builds them, against a standalone Redis
  * at an address. It lives with the benchmark, which compiles against the gateway's classes and so fails to
  * compile when the store path changes shape.
@@ -49,7 +49,7 @@ final class BenchmarkStore implements AutoCloseable {
                 .setConnectionString(redisUrl)
                 .setMaxPoolSize(32)
                 .setMaxPoolWaiting(1024));
-        GuardedStore store = new GuardedStore(new RedisRateLimiter(client, coalesce, false), vertx, TIMEOUT, TIMEOUT,
+        GuardedStore store = new GuardedStore(new RedisCounterStore(client, coalesce, false), vertx, TIMEOUT, TIMEOUT,
                 new CircuitBreaker(100, 0.6, Duration.ofSeconds(1).toNanos(), System::nanoTime),
                 new SimpleMeterRegistry());
         return new BenchmarkStore(client, store);

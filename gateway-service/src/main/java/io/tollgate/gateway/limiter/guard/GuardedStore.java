@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.Timer;
 import io.tollgate.counter.Decision;
 import io.tollgate.gateway.config.PerEventLoop;
 import io.tollgate.gateway.store.Bucket;
-import io.tollgate.gateway.store.RateLimiter;
+import io.tollgate.gateway.store.CounterStore;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -65,7 +65,7 @@ public final class GuardedStore {
     /** The wait for one more pass of the event loop over its sockets: a timer is due at the earliest next pass. */
     private static final long ONE_PASS_MS = 1;
 
-    private final RateLimiter store;
+    private final CounterStore store;
     private final Vertx vertx;
     private final String timedOut;
     private final long timeoutMs;
@@ -85,7 +85,7 @@ public final class GuardedStore {
      * @param timeout how long a check waits for an answer
      * @param unansweredAfter how long a call may stay unanswered before it counts as a failure for the breaker
      */
-    public GuardedStore(RateLimiter store, Vertx vertx, Duration timeout, Duration unansweredAfter, CircuitBreaker breaker,
+    public GuardedStore(CounterStore store, Vertx vertx, Duration timeout, Duration unansweredAfter, CircuitBreaker breaker,
             MeterRegistry registry) {
         this.store = store;
         this.vertx = vertx;

@@ -14,7 +14,7 @@ import io.vertx.core.Future;
  * ({@link #reset}). Both stores implement them; they are default methods so that a check alone (a lambda, in
  * tests) is still a store, which answers them with a failed future.
  */
-public interface RateLimiter {
+public interface CounterStore {
 
     /**
      * One decision per bucket, in order; a failed future when the store cannot answer. A Vert.x future,

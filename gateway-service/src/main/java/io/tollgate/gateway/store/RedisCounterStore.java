@@ -37,9 +37,9 @@ import io.vertx.redis.client.Response;
  * <p>
  * {@link #peek} and {@link #reset} (the management operations) are one command each on the same connections.
  */
-public final class RedisRateLimiter implements RateLimiter {
+public final class RedisCounterStore implements CounterStore {
 
-    private static final Logger LOG = Logger.getLogger(RedisRateLimiter.class);
+    private static final Logger LOG = Logger.getLogger(RedisCounterStore.class);
     private static final CounterScripts.Script SCRIPT = CounterScripts.check();
     private static final CounterScripts.Script ON_NODE = CounterScripts.checkOnNode();
     private static final CounterScripts.Script PEEK = CounterScripts.peek();
@@ -55,17 +55,17 @@ public final class RedisRateLimiter implements RateLimiter {
      * @param cluster {@code redis} is a Cluster client: the checks of a turn go as one call per node; else as
      * one call for all
      */
-    public RedisRateLimiter(Redis redis, boolean coalesce, boolean cluster) {
+    public RedisCounterStore(Redis redis, boolean coalesce, boolean cluster) {
         this(redis, coalesce, cluster ? new SlotOwners(redis) : null);
     }
 
     /** With a map of slots given (tests: a stale one); {@code owners} non-null means a Cluster. */
-    RedisRateLimiter(Redis redis, boolean coalesce, SlotOwners owners) {
+    RedisCounterStore(Redis redis, boolean coalesce, SlotOwners owners) {
         this(redis, coalesce, owners, CoalescedChecks.RIDE_NANOS);
     }
 
     /** As above, settlements riding with checks for up to {@code rideNanos} (tests: a long ride). */
-    RedisRateLimiter(Redis redis, boolean coalesce, SlotOwners owners, long rideNanos) {
+    RedisCounterStore(Redis redis, boolean coalesce, SlotOwners owners, long rideNanos) {
         this.redis = new PinnedConnections(redis);
         this.owners = owners;
         this.coalesced = !coalesce
@@ -160,7 +160,7 @@ public final class RedisRateLimiter implements RateLimiter {
             }
             LOG.debugf("NOSCRIPT for %s: sending the script text once", script.name());
             return redis.send(request(Command.EVAL, script.text(), args));
-        }).map(RedisRateLimiter::integers);
+        }).map(RedisCounterStore::integers);
     }
 
     /**

@@ -12,12 +12,12 @@ import io.vertx.core.Future;
  * {@code tollgate.store.type=memory}: the same all-or-nothing check in this process. Exact for ONE gateway
  * only: N gateways each counting alone let N times the limit through (the lesson's twelve counters).
  */
-final class InMemoryRateLimiter implements RateLimiter {
+final class InMemoryCounterStore implements CounterStore {
 
     private final InMemoryCounters counters = new InMemoryCounters();
     private final Clock clock;
 
-    InMemoryRateLimiter(Clock clock) {
+    InMemoryCounterStore(Clock clock) {
         this.clock = clock;
     }
 
