@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tollgate.gateway.admin.AdminConfig;
+import io.tollgate.gateway.config.AdminConfig;
 import io.tollgate.gateway.config.GatewayConfig;
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.live.LiveConfig;
@@ -32,7 +32,10 @@ class ConfigWiringTest {
     static final ConfigKeys RULES = new ConfigKeys(RulesConfig.class, LiveConfig.class)
             .with("quarkus.http.host", "quarkus.http.port", "quarkus.management.host", "quarkus.management.port",
                     "quarkus.datasource.reactive.url",
-                    "quarkus.datasource.jdbc.url", "quarkus.datasource.username", "quarkus.datasource.password");
+                    "quarkus.datasource.jdbc.url", "quarkus.datasource.username", "quarkus.datasource.password",
+                    // behind a balancer: the callers' addresses from X-Forwarded-For, believed from it only
+                    "quarkus.http.proxy.proxy-address-forwarding", "quarkus.http.proxy.allow-x-forwarded",
+                    "quarkus.http.proxy.trusted-proxies");
 
     @Test
     void theMappingsAreReadAsExpected() {

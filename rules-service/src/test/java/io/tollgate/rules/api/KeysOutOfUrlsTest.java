@@ -147,7 +147,8 @@ class KeysOutOfUrlsTest {
                     .header("X-Customer", "c-1").header("Cookie", "tollgate_session=not-for-gateways")
                     .get("/api/v1/explain?method=POST&path=/orders/1").then().statusCode(200)
                     .body("gateway", is(id)));
-            assertThat(seen.get("query")).isEqualTo("method=POST&path=%2Forders%2F1").doesNotContain(key);
+            assertThat(seen.get("query").split("&")).as("in any order").containsExactlyInAnyOrder("method=POST",
+                    "path=%2Forders%2F1");
             assertThat(seen.get("x-api-key")).isEqualTo(key);
             assertThat(seen.get("x-customer")).isEqualTo("c-1");
             assertThat(seen.get("authorization")).as("the token the gateway polled with").isEqualTo(GATEWAY);
