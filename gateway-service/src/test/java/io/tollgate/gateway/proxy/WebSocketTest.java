@@ -16,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.inject.Inject;
 
@@ -203,6 +204,28 @@ class WebSocketTest {
         assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo("1001 gateway stopping");
         await().atMost(Duration.ofSeconds(5)).until(() -> remaining() == 2
                 && echo().closes().contains("1001 gateway stopping") && metric("tollgate_websockets_open") == 0);
+    }
+
+    @Test
+    void anUpstreamThatDoesNotReadStopsTheGatewayReadingTheClientUntilItDoes() {
+        long total = 64L * 1024 * 1024;
+        AtomicLong sent = new AtomicLong();
+        sockets.send(port(), "/ws/paused/upload", apiKey, total, 32 * 1024, sent);
+        // the client's writes stall: the gateway holds no more than the sockets' buffers, not the whole upload
+        long[] seen = {-1};
+        await("the client's writes stall").pollInterval(Duration.ofMillis(500)).atMost(Duration.ofSeconds(60))
+                .until(() -> {
+                    long now = sent.get();
+                    boolean still = now > 0 && now == seen[0];
+                    seen[0] = now;
+                    return still;
+                });
+        assertThat(sent.get()).isLessThan(total / 2);
+        assertThat(echo().bytesRead()).isZero();
+
+        echo().resumeReading();
+        await("all of it arrives once the upstream reads").atMost(Duration.ofSeconds(60))
+                .until(() -> echo().bytesRead() == total);
     }
 
     private long remaining() {

@@ -7,6 +7,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.MultiMap;
@@ -24,7 +25,8 @@ import io.vertx.core.http.WebSocketFrameType;
  * close the socket so. It counts the handshakes it was sent, keeps the head of the last one, the pings it received, the sockets
  * open now
  * and the close codes and reasons its clients sent. {@code /ws/refuse/<status>} refuses the handshake with that
- * status. Init arg {@code idle-timeout}: the gateway's {@code tollgate.gateway.websocket.idle-timeout}.
+ * status. {@code /ws/paused} reads nothing until {@link #resumeReading()}. Init arg {@code idle-timeout}: the gateway's
+ * {@code tollgate.gateway.websocket.idle-timeout}.
  */
 public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
 
@@ -35,6 +37,8 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
     private final AtomicInteger open = new AtomicInteger();
     private final Queue<String> closes = new ConcurrentLinkedQueue<>();
     private final Queue<String> pings = new ConcurrentLinkedQueue<>();
+    private final Queue<ServerWebSocket> paused = new ConcurrentLinkedQueue<>();
+    private final AtomicLong bytesRead = new AtomicLong();
     private volatile String lastUri;
     private volatile MultiMap lastHeaders;
     private Vertx vertx;
@@ -80,7 +84,18 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
                     .end("no");
             return;
         }
+        if (request.path().startsWith("/ws/paused")) {
+            request.toWebSocket().onSuccess(this::readLater);
+            return;
+        }
         request.toWebSocket().onSuccess(this::echo);
+    }
+
+    /** A socket not read until {@link #resumeReading()}: a slow reader. It counts what it reads, and echoes nothing. */
+    private void readLater(ServerWebSocket socket) {
+        socket.pause();
+        socket.frameHandler(frame -> bytesRead.addAndGet(frame.binaryData().length()));
+        paused.add(socket);
     }
 
     private void echo(ServerWebSocket socket) {
@@ -114,6 +129,16 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
     /** The close code and reason of each socket that closed since the last reset, as {@code "<code> <reason>"}. */
     public List<String> closes() {
         return List.copyOf(closes);
+    }
+
+    /** Starts reading the sockets of {@code /ws/paused}. */
+    public void resumeReading() {
+        paused.forEach(ServerWebSocket::resume);
+    }
+
+    /** The payload bytes the sockets of {@code /ws/paused} have read. */
+    public long bytesRead() {
+        return bytesRead.get();
     }
 
     /** The payloads of the pings received since the last reset. */

@@ -13,8 +13,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
@@ -43,6 +45,27 @@ public final class WebSockets implements AutoCloseable {
             options.setSubProtocols(subprotocols);
         }
         return client.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Opens a socket as {@link #open} does and writes {@code total} bytes to it in binary frames of {@code frame}
+     * bytes, each as soon as the socket's write queue has room; {@code sent} counts the bytes written so far.
+     */
+    public void send(int port, String uri, String apiKey, long total, int frame, AtomicLong sent) {
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
+                .setURI(uri).addHeader("X-API-Key", apiKey);
+        Buffer chunk = Buffer.buffer(new byte[frame]);
+        client.connect(options).onSuccess(socket -> pump(socket, chunk, total, sent));
+    }
+
+    private static void pump(WebSocket socket, Buffer chunk, long total, AtomicLong sent) {
+        while (!socket.writeQueueFull() && sent.get() < total) {
+            socket.writeFinalBinaryFrame(chunk);
+            sent.addAndGet(chunk.length());
+        }
+        if (sent.get() < total) {
+            socket.drainHandler(v -> pump(socket, chunk, total, sent));
+        }
     }
 
     /** Completes with {@code "<code> <reason>"} once {@code socket} is closed. */
