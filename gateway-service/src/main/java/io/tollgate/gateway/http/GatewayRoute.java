@@ -18,6 +18,7 @@ import io.tollgate.gateway.limiter.settlement.Settlement;
 import io.tollgate.gateway.proxy.AnswerWatcher;
 import io.tollgate.gateway.proxy.ReverseProxy;
 import io.tollgate.gateway.proxy.UpstreamFailure;
+import io.tollgate.gateway.proxy.WebSocketRelay;
 import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.gateway.warmup.WarmupGate;
 import io.tollgate.rules.domain.CanonicalPath;
@@ -56,15 +57,17 @@ class GatewayRoute {
     private final WarmupGate warmup;
     private final KeyResolver keys;
     private final Refusals refusals;
+    private final WebSocketRelay webSockets;
 
     GatewayRoute(RuleBook rules, Limiter limiter, ReverseProxy proxy, WarmupGate warmup, KeyResolver keys,
-            Refusals refusals) {
+            Refusals refusals, WebSocketRelay webSockets) {
         this.rules = rules;
         this.limiter = limiter;
         this.proxy = proxy;
         this.warmup = warmup;
         this.keys = keys;
         this.refusals = refusals;
+        this.webSockets = webSockets;
     }
 
     void register(@Observes Router router) {
@@ -220,16 +223,26 @@ class GatewayRoute {
         }
     }
 
-    /** Proxies {@code request} as {@code path} to {@code upstream}, or to the upstream of its path when that is null. */
+    /**
+     * Proxies {@code request} as {@code path} to {@code upstream}, or to the upstream of its path when that is null;
+     * a WebSocket upgrade is relayed as a socket (docs/websocket.md), its slots held until the socket ends.
+     */
     private void forward(HttpServerRequest request, CanonicalPath path, URI upstream,
             java.util.function.Consumer<MultiMap> headers, AnswerWatcher watcher) {
-        (upstream == null
-                ? proxy.forward(request, path, headers, watcher)
-                : proxy.forward(request, path, headers, upstream, watcher)).onFailure(err -> {
+        (WebSocketRelay.isUpgrade(request)
+                ? webSockets.relay(request, path, headers, upstream, watcher)
+                : upstream == null
+                        ? proxy.forward(request, path, headers, watcher)
+                        : proxy.forward(request, path, headers, upstream, watcher))
+                .onFailure(err -> {
                     int status = err instanceof UpstreamFailure f ? f.status() : 502;
                     String title = status == 504 ? "Gateway Timeout" : "Bad Gateway";
-                    refuse(request, Problems.problem(status == 504 ? "gateway-timeout" : "bad-gateway", title, status,
-                            err.getMessage()));
+                    String type = status == 504 ? "gateway-timeout" : "bad-gateway";
+                    if (status != 502 && status != 504) { // an upstream that refused a WebSocket handshake
+                        title = "Upstream refused the WebSocket handshake";
+                        type = "upstream-refused";
+                    }
+                    refuse(request, Problems.problem(type, title, status, err.getMessage()));
                 });
     }
 

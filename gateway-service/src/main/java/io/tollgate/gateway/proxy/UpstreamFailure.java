@@ -1,8 +1,8 @@
 package io.tollgate.gateway.proxy;
 
 /**
- * The backend could not be reached (502) or did not answer in time (504), before any byte of the answer
- * was sent, so the gateway can still answer with a problem.
+ * The backend could not be reached (502), did not answer in time (504) or refused a WebSocket handshake (its
+ * status), before any byte of the answer was sent, so the gateway can still answer with a problem.
  */
 public final class UpstreamFailure extends RuntimeException {
 
@@ -15,7 +15,7 @@ public final class UpstreamFailure extends RuntimeException {
         this.status = status;
     }
 
-    /** 502 or 504. */
+    /** 502, 504, or the status with which the upstream refused a WebSocket handshake. */
     public int status() {
         return status;
     }

@@ -1,0 +1,235 @@
+package io.tollgate.gateway.proxy;
+
+import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.metric;
+import static io.tollgate.gateway.support.GatewayControl.operations;
+import static io.tollgate.gateway.support.GatewayControl.port;
+import static io.tollgate.gateway.support.WebSocketEcho.echo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.RawHttp;
+import io.tollgate.gateway.support.WebSocketEcho;
+import io.tollgate.gateway.support.WebSockets;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketFrame;
+
+/**
+ * WebSocket through the gateway, on real sockets and a real Redis, to a {@link WebSocketEcho} upstream: frames
+ * relayed untouched both ways, close codes and reasons passed on, an upgrade checked like any request (and a
+ * refused one never upgraded nor sent upstream), a {@code concurrency} slot held per open socket and given back
+ * however the socket ends.
+ */
+@QuarkusTest
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store.timeout", value = "1s"))
+@WithTestResource(WebSocketEcho.class)
+class WebSocketTest {
+
+    private static final String RULES = """
+            [{"id": "ws.inflight", "match": {"path": "/ws/held/**"}, "key": "api_key", "algorithm": "concurrency",
+              "limit": 2, "failure_mode": "closed"},
+             {"id": "ws.rate", "match": {"path": "/ws/rate/**"}, "key": "api_key", "algorithm": "fixed_window",
+              "limit": 3, "period": "1m"}]""";
+
+    private final WebSockets sockets = new WebSockets();
+
+    @Inject
+    WebSocketRelay relay;
+
+    private String apiKey;
+
+    @AfterEach
+    void closeClient() {
+        sockets.close();
+    }
+
+    @BeforeEach
+    void freshClient() {
+        apiKey = "ws-" + UUID.randomUUID();
+        install(RULES);
+        echo().reset();
+    }
+
+    @Test
+    void framesOfEveryKindPassUntouchedAndTheUpstreamsSubprotocolIsTheClients() throws Exception {
+        WebSocket socket = sockets.open(port(), "/ws/echo?room=1", apiKey, List.of("chat.v9", "chat.v2"));
+        BlockingQueue<String> frames = new LinkedBlockingQueue<>();
+        BlockingQueue<String> pongs = new LinkedBlockingQueue<>();
+        socket.frameHandler(frame -> {
+            if (frame.isText() || frame.isBinary() || frame.isContinuation()) {
+                frames.add(WebSockets.describe(frame));
+            }
+        });
+        socket.pongHandler(pong -> pongs.add(pong.toString()));
+
+        assertThat(socket.subProtocol()).isEqualTo("chat.v2");
+        assertThat(echo().lastUri()).isEqualTo("/ws/echo?room=1");
+        assertThat(echo().lastHeaders().get("Sec-WebSocket-Protocol")).isEqualTo("chat.v9,chat.v2");
+        assertThat(echo().lastHeaders().get("X-Forwarded-For")).isEqualTo("127.0.0.1");
+        assertThat(echo().lastHeaders().get("X-API-Key")).isEqualTo(apiKey);
+
+        socket.writeFinalTextFrame("hello");
+        socket.writeFinalBinaryFrame(Buffer.buffer(new byte[]{0, 1, 2, (byte) 0xff}));
+        socket.writeFrame(WebSocketFrame.textFrame("frag", false));
+        socket.writeFrame(WebSocketFrame.continuationFrame(Buffer.buffer("men"), false));
+        socket.writeFrame(WebSocketFrame.continuationFrame(Buffer.buffer("ted"), true));
+        socket.writePing(Buffer.buffer("are you there"));
+
+        assertThat(WebSockets.take(frames, 5)).containsExactly("TEXT fin hello", "BINARY fin 000102ff",
+                "TEXT more frag", "CONTINUATION more men", "CONTINUATION fin ted");
+        // the ping reaches the upstream, and its pong the client (Vert.x answers a ping itself too: a second pong)
+        assertThat(pongs.poll(10, TimeUnit.SECONDS)).isEqualTo("are you there");
+        await().atMost(Duration.ofSeconds(10)).until(() -> echo().pings().contains("are you there"));
+        socket.close();
+    }
+
+    @Test
+    void aCloseCodeAndReasonPassBothWays() throws Exception {
+        WebSocket closedByUpstream = sockets.open(port(), "/ws/echo", apiKey, List.of());
+        CompletableFuture<String> seen = WebSockets.closing(closedByUpstream);
+        closedByUpstream.writeFinalTextFrame("close 4001 upstream says bye");
+        assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo("4001 upstream says bye");
+
+        WebSocket closedByClient = sockets.open(port(), "/ws/echo", apiKey, List.of());
+        closedByClient.close((short) 4002, "client says bye");
+        await().atMost(Duration.ofSeconds(10)).until(() -> echo().closes().contains("4002 client says bye"));
+    }
+
+    @Test
+    void theUpgradeAfterTheLimitGets429WithItsHeadersAndNeverReachesTheUpstream() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            sockets.open(port(), "/ws/rate/feed", apiKey, List.of()).close();
+        }
+        assertThatThrownBy(() -> sockets.open(port(), "/ws/rate/feed", apiKey, List.of()))
+                .hasCauseInstanceOf(UpgradeRejectedException.class)
+                .cause().extracting(e -> ((UpgradeRejectedException) e).getStatus()).isEqualTo(429);
+
+        RawHttp.Answer refused = WebSockets.upgradeAnswer(port(), "/ws/rate/feed", apiKey);
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.header("Upgrade")).isNull();
+        assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 60L);
+        assertThat(refused.header("RateLimit-Policy")).isEqualTo("\"ws.rate\";q=3;w=60");
+        assertThat(refused.header("RateLimit")).startsWith("\"ws.rate\";r=0;");
+        assertThat(refused.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(refused.body()).contains("\"violated-policies\":[\"ws.rate\"]");
+        assertThat(echo().handshakes()).isEqualTo(3);
+    }
+
+    @Test
+    void aConcurrencyRuleOfTwoHoldsTwoOpenSocketsAndAThirdGets429UntilOneCloses() throws Exception {
+        WebSocket first = sockets.open(port(), "/ws/held/a", apiKey, List.of());
+        WebSocket second = sockets.open(port(), "/ws/held/b", apiKey, List.of());
+        assertThat(remaining()).isZero();
+        RawHttp.Answer refused = WebSockets.upgradeAnswer(port(), "/ws/held/c", apiKey);
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.header("Retry-After")).isEqualTo("1");
+        assertThat(refused.header("RateLimit-Policy")).isEqualTo("\"ws.inflight\";q=2;qu=\"concurrent-requests\"");
+        assertThat(echo().handshakes()).isEqualTo(2);
+
+        first.close();
+        await("the closed socket's slot is back").atMost(Duration.ofSeconds(5)).until(() -> remaining() == 1);
+        WebSocket third = sockets.open(port(), "/ws/held/c", apiKey, List.of());
+        assertThat(remaining()).isZero();
+        second.close();
+        third.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> remaining() == 2);
+    }
+
+    @Test
+    void aClientThatDropsItsConnectionWithoutACloseFrameFreesItsSlotAtOnce() throws Exception {
+        WebSockets.Raw raw = WebSockets.rawUpgrade(port(), "/ws/held/drop", apiKey);
+        assertThat(raw.answer().status()).isEqualTo(101);
+        // the 101 carries the rate-limit headers of the check, as an allowed answer does
+        assertThat(raw.answer().header("RateLimit-Policy")).isEqualTo("\"ws.inflight\";q=2;qu=\"concurrent-requests\"");
+        assertThat(raw.answer().header("RateLimit")).isEqualTo("\"ws.inflight\";r=1;t=0");
+        await().atMost(Duration.ofSeconds(5)).until(() -> echo().open() >= 1 && remaining() == 1);
+        raw.socket().close(); // TCP FIN, no close frame
+        await("the slot is back and the upstream told").atMost(Duration.ofSeconds(5))
+                .until(() -> remaining() == 2 && echo().closes().contains("1001 the other side went away"));
+    }
+
+    @Test
+    void aSocketTheUpstreamClosesFreesItsSlot() throws Exception {
+        WebSocket socket = sockets.open(port(), "/ws/held/x", apiKey, List.of());
+        CompletableFuture<String> seen = WebSockets.closing(socket);
+        assertThat(remaining()).isEqualTo(1);
+        socket.writeFinalTextFrame("close 1000 done");
+        assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo("1000 done");
+        await().atMost(Duration.ofSeconds(5)).until(() -> remaining() == 2);
+    }
+
+    @Test
+    void anUpstreamThatRefusesTheHandshakeGivesItsStatusAndOneThatIsDownA502() throws Exception {
+        RawHttp.Answer refused = WebSockets.upgradeAnswer(port(), "/ws/refuse/403", apiKey);
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(refused.body()).contains("\"type\":\"upstream-refused\"");
+        RawHttp.Answer down = WebSockets.upgradeAnswer(port(), "/dead/ws", apiKey);
+        assertThat(down.status()).isEqualTo(502);
+        assertThat(down.body()).contains("\"type\":\"bad-gateway\"");
+    }
+
+    @Test
+    void aStoppingGatewayClosesItsSocketsWith1001AndGivesTheirSlotsBack() throws Exception {
+        WebSocket socket = sockets.open(port(), "/ws/held/stop", apiKey, List.of());
+        CompletableFuture<String> seen = WebSockets.closing(socket);
+        assertThat(remaining()).isEqualTo(1);
+        assertThat(metric("tollgate_websockets_open")).isGreaterThanOrEqualTo(1);
+        assertThat(metric("tollgate_websockets_relayed_total")).isGreaterThanOrEqualTo(1);
+
+        relay.goAwayAll("gateway stopping"); // what the shutdown observer does before the server stops
+
+        assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo("1001 gateway stopping");
+        await().atMost(Duration.ofSeconds(5)).until(() -> remaining() == 2
+                && echo().closes().contains("1001 gateway stopping") && metric("tollgate_websockets_open") == 0);
+    }
+
+    @Test
+    void anUpstreamThatDoesNotReadStopsTheGatewayReadingTheClientUntilItDoes() {
+        long total = 64L * 1024 * 1024;
+        AtomicLong sent = new AtomicLong();
+        sockets.send(port(), "/ws/paused/upload", apiKey, total, 32 * 1024, sent);
+        // the client's writes stall: the gateway holds no more than the sockets' buffers, not the whole upload
+        long[] seen = {-1};
+        await("the client's writes stall").pollInterval(Duration.ofMillis(500)).atMost(Duration.ofSeconds(60))
+                .until(() -> {
+                    long now = sent.get();
+                    boolean still = now > 0 && now == seen[0];
+                    seen[0] = now;
+                    return still;
+                });
+        assertThat(sent.get()).isLessThan(total / 2);
+        assertThat(echo().bytesRead()).isZero();
+
+        echo().resumeReading();
+        await("all of it arrives once the upstream reads").atMost(Duration.ofSeconds(60))
+                .until(() -> echo().bytesRead() == total);
+    }
+
+    private long remaining() {
+        return operations().get("/tollgate/explain?path=/ws/held/x&api_key=" + apiKey).jsonPath()
+                .getLong("rules[0].remaining");
+    }
+}
