@@ -129,20 +129,20 @@ public class Directory {
 
     /** Puts {@code next} in force in place of the copy. */
     public synchronized void replace(NextCopy next) {
+        DirectoryCopy built;
         if (next.fromNothing) {
-            DirectoryCopy built = next.pages.build();
+            built = next.pages.build();
             writer = new DirectoryWriter(built);
-            copy = built;
-            LOG.infof("client directory rebuilt: %d clients, change %d", size(), seq());
         } else {
             if (writer.copy().seq() != next.after) {
                 throw new IllegalStateException("the copy moved while changes after " + next.after + " were gathered");
             }
-            copy = writer.merge(next.pages);
-            LOG.infof("client directory caught up: %d changes at once, %d clients, change %d", next.pages.changes(),
-                    size(), seq());
+            built = writer.merge(next.pages);
         }
-        copies.increment();
+        copies.increment(); // counted before it is seen: whoever sees the copy's seq sees it counted
+        copy = built;
+        LOG.infof("client directory %s: %d clients, change %d", next.fromNothing ? "rebuilt" : "caught up", size(),
+                seq());
         checkHeap();
     }
 

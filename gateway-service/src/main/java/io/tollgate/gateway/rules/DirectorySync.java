@@ -115,14 +115,27 @@ final class DirectorySync {
         }
         Directory.NextCopy building = next;
         long since = building != null ? building.seq() : directory.seq();
+        long askedNanos = System.nanoTime();
         return client.directory(since, PAGE)
-                .compose(page -> vertx.executeBlocking(() -> take(page), false))
+                .compose(page -> vertx.executeBlocking(() -> take(page, since, askedNanos), false))
                 .compose(more -> more && !stopped ? page() : Future.succeededFuture());
     }
 
     /** Parses, checks and applies or gathers one page; blocking (a large page), so on a worker. Whether more wait. */
-    private boolean take(RulesClient.DirectoryPage page) {
+    private boolean take(RulesClient.DirectoryPage page, long since, long askedNanos) {
+        long takenNanos = System.nanoTime();
         DirectoryChanges changes = codec.parseChanges(page.body().getBytes());
+        long parsedNanos = System.nanoTime();
+        boolean more = apply(page, changes);
+        LOG.debugf("directory page after %d: %d clients, %d tenants; answered in %d ms, parsed in %d ms, %s in %d ms",
+                since, changes.clients().size(), changes.tenants().size(), (takenNanos - askedNanos) / 1_000_000,
+                (parsedNanos - takenNanos) / 1_000_000, next != null ? "gathered" : "applied",
+                (System.nanoTime() - parsedNanos) / 1_000_000);
+        return more;
+    }
+
+    /** Applies or gathers one parsed page. Whether more wait. */
+    private boolean apply(RulesClient.DirectoryPage page, DirectoryChanges changes) {
         if (page.reset()) {
             LOG.infof("the rules service renumbered its directory changes: rebuilding the copy (change %d here)",
                     directory.seq());
