@@ -13,8 +13,9 @@
   propagate BASE TOKEN FILE KEY LIMIT PATH GATEWAY...
                                  PUT FILE as a bulk import, then ask each GATEWAY (http://host:port) for PATH with
                                  X-API-Key KEY until its RateLimit-Policy says q=LIMIT (KEY is FILE's last line,
-                                 with an override of that limit); prints "seconds seq", the seconds from the
-                                 import's answer until the last gateway's first such answer (120 s at most)
+                                 with an override of that limit); prints "seconds seq" (the seconds from the
+                                 import's answer until the last gateway's first such answer, 120 s at most) and,
+                                 for each NAME=PID of the env CPU_PIDS, the CPU seconds that process used meanwhile
 """
 import http.client
 import json
@@ -120,6 +121,8 @@ def propagate(base, token, path, key, limit, on, gateways):
         answer = conn.getresponse()
         reply = answer.read()
     answered = time.monotonic()
+    processes = [p.split("=") for p in os.environ.get("CPU_PIDS", "").split()]
+    cpu_before = [cpu_seconds(pid) for _, pid in processes]
     if answer.status != 200:
         sys.exit("import: %d %s" % (answer.status, reply[:300]))
     wanted = ";q=%d;" % limit
@@ -134,7 +137,16 @@ def propagate(base, token, path, key, limit, on, gateways):
         if time.monotonic() - answered > 120:
             sys.exit("the last line did not reach %s within 120 s" % sorted(pending))
         time.sleep(0.005)  # the gateways share the machine with this loop
-    print("%.3f %d" % (time.monotonic() - answered, json.loads(reply)["seq"]))
+    took = time.monotonic() - answered
+    used = ["%s=%.2f" % (name, cpu_seconds(pid) - before) for (name, pid), before in zip(processes, cpu_before)]
+    print("%.3f %d %s" % (took, json.loads(reply)["seq"], " ".join(used)))
+
+
+def cpu_seconds(pid):
+    """User and system CPU seconds process pid used so far."""
+    with open("/proc/%s/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 # each later run changes every one of them: its label names the run) and a last line, a client whose override
 # of bench.orders names the run; then asks every gateway for /orders/1 with that client's key until its
 # RateLimit-Policy carries the run's limit. One sample: from the import's answer to the last gateway's first such
-# answer. After the runs: each gateway's peak resident memory (VmHWM) and its heap in use after a full GC.
+# answer, and the CPU each process used meanwhile (what the wall time is made of on a shared machine). After the
+# runs: each gateway's peak resident memory (VmHWM) and its heap in use after a full GC.
 # Writes bench/results/<UTC date-time>-import-propagation.md with the command and the figures.
 #
 # Needs: java 17 (jcmd), curl, python3, nginx, createdb/dropdb/psql and a local PostgreSQL (trust auth for user
@@ -82,11 +83,11 @@ for run in $(seq 1 "$RUNS"); do
   python3 "$HELPER" generate "$CLIENTS" "$TENANTS" "$WORK/run.ndjson" " run $run"
   echo "{\"key\":\"$MARK\",\"tenant\":\"t00000\",\"overrides\":{\"bench.orders\":{\"limit\":$limit,\"period\":\"1m\"}}}" \
     >>"$WORK/run.ndjson"
-  read -r seconds seq <<<"$(python3 "$HELPER" propagate "$BASE" "$TOKEN" "$WORK/run.ndjson" "$MARK" "$limit" \
-    /orders/1 "${GATEWAYS[@]}")"
-  echo "run $run: ${seconds} s (seq $seq)" >&2
+  read -r seconds seq cpu_rules cpu_g1 cpu_g2 cpu_g3 <<<"$(CPU_PIDS="rules=$RULES_PID g1=${GW_PID[g1]} g2=${GW_PID[g2]} g3=${GW_PID[g3]}" \
+    python3 "$HELPER" propagate "$BASE" "$TOKEN" "$WORK/run.ndjson" "$MARK" "$limit" /orders/1 "${GATEWAYS[@]}")"
+  echo "run $run: ${seconds} s (seq $seq; CPU s $cpu_rules $cpu_g1 $cpu_g2 $cpu_g3)" >&2
   SAMPLES+=("$seconds")
-  ROWS+="| $run | $seq | $seconds |"$'\n'
+  ROWS+="| $run | $seq | $seconds | ${cpu_rules#*=} | ${cpu_g1#*=} / ${cpu_g2#*=} / ${cpu_g3#*=} |"$'\n'
   sleep 2 # the gateways write their snapshots a second after a change: let that pass before the next run
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -97,10 +98,10 @@ for name in g1 g2 g3; do
   pid=${GW_PID[$name]}
   hwm=$(awk '/VmHWM/{print int($2/1024)}' "/proc/$pid/status")
   jcmd "$pid" GC.run >/dev/null
-  heap=$(jcmd "$pid" GC.heap_info | awk '/used/{for(i=1;i<=NF;i++) if($i=="used"){print int($(i+1)/1024); exit}}')
+  heap=$(jcmd "$pid" GC.heap_info | awk '/generation|heap/ {for(i=1;i<=NF;i++) if($i=="used") {v=$(i+1); sub(/K.*/,"",v); s+=v}} END {print int(s/1024)}')
   MEMORY+="| $name | $hwm | $heap |"$'\n'
 done
-COPIES=$(grep -ho 'client directory rebuilt[^"]*' "$WORK"/gateway-g*.log | wc -l)
+COPIES=$(grep -hoE 'client directory (rebuilt|caught up)' "$WORK"/gateway-g*.log | wc -l)
 
 RESULT="$ROOT/bench/results/$STARTED-import-propagation.md"
 {
@@ -112,14 +113,15 @@ RESULT="$ROOT/bench/results/$STARTED-import-propagation.md"
   echo "- gateway JVM: \`$GATEWAY_JAVA_OPTS\`; rules service JVM: \`$RULES_JAVA_OPTS\`"
   echo "- PostgreSQL $(psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -tAc 'show server_version' | cut -d' ' -f1), on loopback"
   echo
-  echo "Seconds from the import's answer until every gateway applies its last line; run 1 creates $CLIENTS clients"
-  echo "(and the last line's client), each later run changes every one of them."
+  echo "Seconds from the import's answer until every gateway applies its last line, and the CPU seconds each process"
+  echo "used meanwhile; run 1 creates $CLIENTS clients (and the last line's client), each later run changes every one"
+  echo "of them."
   echo
-  echo "| run | seq after the import | seconds |"
-  echo "|---|---:|---:|"
+  echo "| run | seq after the import | seconds | CPU s, rules service | CPU s, gateways |"
+  echo "|---|---:|---:|---:|---:|"
   printf '%s' "$ROWS"
   echo
-  echo "p50: **$P50 s**. Fresh copies taken by the gateways over the runs (log lines \"client directory rebuilt\"): $COPIES."
+  echo "p50: **$P50 s**. Copies put in force whole by the gateways over the runs (log lines \"client directory rebuilt\" or \"caught up\"), their start included: $COPIES."
   echo
   echo "| gateway | peak RSS, MB | heap in use after a full GC, MB |"
   echo "|---|---:|---:|"
