@@ -16,7 +16,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-: "${BEFORE_JAR:?BEFORE_JAR: the earlier build's rules-service/target/quarkus-app/quarkus-run.jar}"
+: "${BEFORE_JAR:?name the earlier build: BEFORE_JAR=<its rules-service/target/quarkus-app/quarkus-run.jar>}"
 BEFORE=${BEFORE:-earlier build}
 DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-10s}
