@@ -13,7 +13,7 @@
 # postgres); the packaged services (./mvnw -B -q -pl rules-service,gateway-service -am package -DskipTests).
 # Everything runs on loopback.
 # Usage: bench/directory/import-propagation.sh
-#   env: CLIENTS [20000] RUNS [5] TENANTS [CLIENTS / 333, at least 1] RULES_JAVA_OPTS [-Xmx512m]
+#   env: CLIENTS [20000; at most 999999: an import holds at most 1,000,000 lines] RUNS [5] TENANTS [CLIENTS / 333, at least 1] RULES_JAVA_OPTS [-Xmx512m]
 #        GATEWAY_JAVA_OPTS [the launcher's, with -Xmx 64 MB and 80 MB per million clients]
 #        GATEWAY_JAR [this tree's packaged gateway]
 set -euo pipefail
@@ -85,6 +85,7 @@ for run in $(seq 1 "$RUNS"); do
     >>"$WORK/run.ndjson"
   read -r seconds seq cpu_rules cpu_g1 cpu_g2 cpu_g3 <<<"$(CPU_PIDS="rules=$RULES_PID g1=${GW_PID[g1]} g2=${GW_PID[g2]} g3=${GW_PID[g3]}" \
     python3 "$HELPER" propagate "$BASE" "$TOKEN" "$WORK/run.ndjson" "$MARK" "$limit" /orders/1 "${GATEWAYS[@]}")"
+  [ -n "$seconds" ] || { echo "run $run failed" >&2; exit 1; }
   echo "run $run: ${seconds} s (seq $seq; CPU s $cpu_rules $cpu_g1 $cpu_g2 $cpu_g3)" >&2
   SAMPLES+=("$seconds")
   ROWS+="| $run | $seq | $seconds | ${cpu_rules#*=} | ${cpu_g1#*=} / ${cpu_g2#*=} / ${cpu_g3#*=} |"$'\n'
