@@ -85,7 +85,7 @@ for run in $(seq 1 "$RUNS"); do
     >>"$WORK/run.ndjson"
   read -r seconds seq cpu_rules cpu_g1 cpu_g2 cpu_g3 <<<"$(CPU_PIDS="rules=$RULES_PID g1=${GW_PID[g1]} g2=${GW_PID[g2]} g3=${GW_PID[g3]}" \
     python3 "$HELPER" propagate "$BASE" "$TOKEN" "$WORK/run.ndjson" "$MARK" "$limit" /orders/1 "${GATEWAYS[@]}")"
-  [ -n "$seconds" ] || { echo "run $run failed" >&2; exit 1; }
+  [ -n "$seconds" ] || { echo "run $run failed" >&2; tail -n 5 "$WORK"/gateway-g*.log >&2; exit 1; }
   echo "run $run: ${seconds} s (seq $seq; CPU s $cpu_rules $cpu_g1 $cpu_g2 $cpu_g3)" >&2
   SAMPLES+=("$seconds")
   ROWS+="| $run | $seq | $seconds | ${cpu_rules#*=} | ${cpu_g1#*=} / ${cpu_g2#*=} / ${cpu_g3#*=} |"$'\n'
