@@ -211,5 +211,10 @@ public class Directory {
         public long seq() {
             return pages.seq();
         }
+
+        /** Whether it is built on the copy in force and has gathered {@code max} client changes or more. */
+        public boolean fullAt(int max) {
+            return !fromNothing && pages.changes() >= max;
+        }
     }
 }

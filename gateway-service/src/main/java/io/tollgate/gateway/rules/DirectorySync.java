@@ -20,7 +20,9 @@ import io.vertx.core.Vertx;
  * watch stream and every poll. A gateway just behind (the changes fit one page) applies that page. A gateway far
  * behind (the page says more wait: a bulk import, a gateway back from an outage) takes a fresh copy: it gathers
  * every page apart, the copy in force serving meanwhile, and puts the next copy in force whole once the last page
- * is in, merged in one pass rather than page after page ({@code Directory.NextCopy}). A page that says the
+ * is in, merged in one pass rather than page after page ({@code Directory.NextCopy}); past {@link #GATHER_MAX}
+ * changes it merges what it gathered and gathers on, so the heap holds two copies and at most that many changes. A page that
+ * says the
  * service's changes were renumbered ({@code Tollgate-Directory-Reset}) starts the next copy from nothing, and so
  * does a gateway's first copy when it has no snapshot. A failed page leaves the copy as it was, and the next sync
  * asks again. The snapshot is written off the event loop at most once per {@link #SAVE_EVERY_MS} while changes
@@ -32,6 +34,12 @@ final class DirectorySync {
     /** Changes asked for per page: the rules service's default page. */
     static final int PAGE = 10_000;
     static final long SAVE_EVERY_MS = 1000;
+    /**
+     * Client changes gathered on top of the copy in force before they are merged in and the gathering goes on:
+     * the heap holds the copy in force, the merged one and what was gathered (36 bytes a change), so a million
+     * changes onto a million clients are merged ten times, never gathered whole beside two full copies.
+     */
+    static final int GATHER_MAX = 100_000;
 
     private final Vertx vertx;
     private final Directory directory;
@@ -147,7 +155,7 @@ final class DirectorySync {
         Directory.NextCopy building = next;
         if (building != null) {
             building.apply(changes);
-            if (!changes.more()) {
+            if (!changes.more() || building.fullAt(GATHER_MAX)) {
                 directory.replace(building);
                 next = null;
                 fromNothing = false;
