@@ -48,12 +48,7 @@ BYTES=$(stat -c %s "$WORK/clients.ndjson")
 start_rules_service "$WORK/service.log" $JAVA_OPTS
 
 # the rules the clients' plans and overrides name
-for rule in \
-  '{"id":"bench.orders","match":{"path":"/orders/**"},"key":"api_key","limit":100,"period":"1m","plans":{"free":{"limit":10},"pro":{"limit":1000,"burst":2000},"enterprise":{"limit":10000}}}' \
-  '{"id":"bench.tenant","key":"tenant","limit":10000,"period":"1m","plans":{"enterprise":{"limit":100000}}}'; do
-  curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$rule" \
-    "$BASE/api/v1/rules"
-done
+python3 "$HELPER" put-rules "$BASE" "$TOKEN"
 echo "putting $TENANTS tenants" >&2
 python3 "$HELPER" put-tenants "$BASE" "$TOKEN" "$WORK/clients.ndjson.tenants"
 

@@ -1,6 +1,7 @@
 package io.tollgate.gateway.clients;
 
 import java.util.Arrays;
+import java.util.function.IntFunction;
 
 /**
  * The clients of the directory by digest, immutable: 4,096 segments by the digest's first 12 bits, each two
@@ -47,23 +48,46 @@ final class ClientTable {
     }
 
     /**
+     * Changes to one segment: entries {@code from..to} of {@code digests} ({@link #LONGS} longs each) and
+     * {@code profiles}, sorted ascending without repeats, each with its profile now or null when the client is gone.
+     */
+    record Run(long[] digests, Profile[] profiles, int from, int to) {
+    }
+
+    /**
      * This table with {@code changes} applied: {@code digests} ({@link #LONGS} longs each) sorted ascending without
      * repeats, each with its profile now or null when the client is gone. Untouched segments are shared.
      */
     ClientTable with(long[] digests, Profile[] profiles, int count) {
-        Builder out = new Builder();
-        int next = 0;
-        for (int seg = 0; seg < SEGMENTS; seg++) {
-            if (next >= count || segmentOf(digests[next * LONGS]) != seg) {
-                out.keep(seg, segments[seg]);
-                continue;
+        int[] next = {0};
+        return with(seg -> {
+            int from = next[0];
+            if (from >= count || segmentOf(digests[from * LONGS]) != seg) {
+                return null;
             }
-            int end = next;
+            int end = from;
             while (end < count && segmentOf(digests[end * LONGS]) == seg) {
                 end++;
             }
-            merge(segments[seg], digests, profiles, next, end, out);
-            next = end;
+            next[0] = end;
+            return new Run(digests, profiles, from, end);
+        });
+    }
+
+    /**
+     * This table with the changes {@code changes} gives for each segment in turn (null: none) applied; untouched
+     * segments are shared. Asked segment by segment, so changes gathered in any order need sorting only one
+     * segment at a time.
+     */
+    ClientTable with(IntFunction<Run> changes) {
+        Builder out = new Builder();
+        for (int seg = 0; seg < SEGMENTS; seg++) {
+            Run run = changes.apply(seg);
+            if (run == null || run.from() == run.to()) {
+                out.keep(seg, segments[seg]);
+            } else {
+                merge(segments[seg], run.digests(), run.profiles(), run.from(), run.to(), out);
+            }
         }
         return out.build();
     }

@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.tollgate.counter.CounterKeys;
@@ -56,7 +57,13 @@ public class Directory {
     /** Guarded by this. */
     private DirectoryWriter writer = new DirectoryWriter(DirectoryCopy.EMPTY);
 
+    private final Counter copies;
+
     public Directory(MeterRegistry registry) {
+        this.copies = Counter.builder("tollgate.directory.copies")
+                .description("next copies of the directory put in force whole: built from nothing, or many pages of"
+                        + " changes merged at once")
+                .register(registry);
         registry.gauge("tollgate.directory.clients", this, d -> d.copy.clients().size());
         registry.gauge("tollgate.directory.seq", this, d -> d.copy.seq());
     }
@@ -120,17 +127,35 @@ public class Directory {
         checkHeap();
     }
 
-    /** A directory built apart from this one, from nothing, until {@link #replace} puts it in force whole. */
-    public Rebuild rebuild() {
-        return new Rebuild();
+    /** The next copy, built from nothing by pages apart from the one in force, until {@link #replace}. */
+    public NextCopy fromNothing() {
+        return new NextCopy(0, true);
     }
 
-    /** Puts {@code rebuilt} in force in place of the copy. */
-    public synchronized void replace(Rebuild rebuilt) {
-        DirectoryCopy built = rebuilt.fresh.build();
-        writer = new DirectoryWriter(built);
+    /**
+     * The next copy, the one in force with pages of changes after its seq gathered apart, until {@link #replace}
+     * merges them in at once.
+     */
+    public NextCopy afterCopy() {
+        return new NextCopy(seq(), false);
+    }
+
+    /** Puts {@code next} in force in place of the copy. */
+    public synchronized void replace(NextCopy next) {
+        DirectoryCopy built;
+        if (next.fromNothing) {
+            built = next.pages.build();
+            writer = new DirectoryWriter(built);
+        } else {
+            if (writer.copy().seq() != next.after) {
+                throw new IllegalStateException("the copy moved while changes after " + next.after + " were gathered");
+            }
+            built = writer.merge(next.pages);
+        }
+        copies.increment(); // counted before it is seen: whoever sees the copy's seq sees it counted
         copy = built;
-        LOG.infof("client directory rebuilt: %d clients, change %d", size(), seq());
+        LOG.infof("client directory %s: %d clients, change %d", next.fromNothing ? "rebuilt" : "caught up", size(),
+                seq());
         checkHeap();
     }
 
@@ -174,19 +199,35 @@ public class Directory {
         }
     }
 
-    /** A directory built from nothing by pages, apart from the one in force ({@link FreshCopy}). */
-    public static final class Rebuild {
+    /**
+     * The next copy of the directory: pages of changes gathered apart from the copy in force ({@link GatheredPages}),
+     * put in force whole by {@link #replace}.
+     */
+    public static final class NextCopy {
 
-        private final FreshCopy fresh = new FreshCopy();
+        private final long after;
+        private final boolean fromNothing;
+        private final GatheredPages pages;
 
-        /** Applies one page. */
-        public void apply(DirectoryChanges page) {
-            fresh.apply(page);
+        private NextCopy(long after, boolean fromNothing) {
+            this.after = after;
+            this.fromNothing = fromNothing;
+            this.pages = new GatheredPages(after);
         }
 
-        /** The last change applied; 0 before any. */
+        /** Gathers one page. */
+        public void apply(DirectoryChanges page) {
+            pages.apply(page);
+        }
+
+        /** The last change gathered; the seq it started after before any. */
         public long seq() {
-            return fresh.seq();
+            return pages.seq();
+        }
+
+        /** Whether it is built on the copy in force and has gathered {@code max} client changes or more. */
+        public boolean fullAt(int max) {
+            return !fromNothing && pages.changes() >= max;
         }
     }
 }

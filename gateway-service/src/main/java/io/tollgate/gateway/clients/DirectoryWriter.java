@@ -1,17 +1,14 @@
 package io.tollgate.gateway.clients;
 
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.tollgate.rules.domain.DirectoryChanges;
-import io.tollgate.rules.domain.TenantEntry;
 
 /**
- * Applies pages of directory changes to a copy, one at a time, and keeps the profiles interned: equal profiles
- * are one object, counted by the clients that hold it and dropped when none does. Not thread-safe: one writer.
+ * Applies pages of directory changes to a copy, one at a time or gathered ({@link GatheredPages}), and keeps the
+ * profiles interned: equal profiles are one object, counted by the clients that hold it and dropped when none
+ * does. Not thread-safe: one writer.
  */
 final class DirectoryWriter {
 
@@ -45,53 +42,32 @@ final class DirectoryWriter {
 
     /** The copy with {@code page} applied: its tenants and clients as they are now, as of its {@code seq}. */
     DirectoryCopy apply(DirectoryChanges page) {
-        Map<String, Terms> tenants = copy.tenants();
-        if (!page.tenants().isEmpty()) {
-            Map<String, Terms> next = new HashMap<>(tenants);
-            for (DirectoryChanges.TenantChange change : page.tenants()) {
-                TenantEntry entry = change.entry();
-                if (entry == null) {
-                    next.remove(change.id());
-                } else {
-                    next.put(change.id(), new Terms(entry.plan(), entry.overrides()));
-                }
-            }
-            tenants = Collections.unmodifiableMap(next);
-        }
-        ClientTable clients = page.clients().isEmpty() ? copy.clients() : applyClients(page.clients());
-        copy = new DirectoryCopy(page.seq(), clients, tenants);
+        GatheredPages one = new GatheredPages(copy.seq());
+        one.apply(page);
+        return merge(one);
+    }
+
+    /** The copy with every page of {@code pages} applied at once, as of the last one's {@code seq}. */
+    DirectoryCopy merge(GatheredPages pages) {
+        ClientTable before = copy.clients();
+        ClientTable clients = pages.changes() == 0 ? before : before.with(seg -> hold(before, pages.segment(seg)));
+        copy = new DirectoryCopy(pages.seq(), clients, pages.tenantsOnto(copy.tenants()));
         return copy;
     }
 
-    private ClientTable applyClients(List<DirectoryChanges.ClientChange> changes) {
-        int n = changes.size();
-        long[] parsed = new long[n * ClientTable.LONGS];
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            Digests.parseHex(changes.get(i).digest(), parsed, i * ClientTable.LONGS);
-            order[i] = i;
+    /** {@code run} with its profiles interned and held, the profiles of the clients it replaces released. */
+    private ClientTable.Run hold(ClientTable before, ClientTable.Run run) {
+        if (run == null) {
+            return null;
         }
-        // by digest, and of one digest's changes the later first, so only the latest is kept
-        Arrays.sort(order, (x, y) -> {
-            int cmp = ClientTable.compare(parsed, x * ClientTable.LONGS, parsed, y * ClientTable.LONGS);
-            return cmp != 0 ? cmp : Integer.compare(y, x);
-        });
-        long[] digests = new long[n * ClientTable.LONGS];
-        Profile[] profiles = new Profile[n];
-        int count = 0;
-        for (int k = 0; k < n; k++) {
-            int i = order[k];
+        long[] d = run.digests();
+        Profile[] profiles = run.profiles();
+        for (int i = run.from(); i < run.to(); i++) {
             int at = i * ClientTable.LONGS;
-            if (count > 0 && ClientTable.compare(digests, (count - 1) * ClientTable.LONGS, parsed, at) == 0) {
-                continue;
-            }
-            System.arraycopy(parsed, at, digests, count * ClientTable.LONGS, ClientTable.LONGS);
-            DirectoryChanges.ClientChange change = changes.get(i);
-            Profile now = change.entry() == null ? null : hold(Profile.of(change.entry()));
-            release(copy.clients().find(parsed[at], parsed[at + 1], parsed[at + 2], parsed[at + 3]));
-            profiles[count++] = now;
+            release(before.find(d[at], d[at + 1], d[at + 2], d[at + 3]));
+            profiles[i] = profiles[i] == null ? null : hold(profiles[i]);
         }
-        return copy.clients().with(digests, profiles, count);
+        return run;
     }
 
     /** The interned profile equal to {@code profile}, held by one more client. */

@@ -16,13 +16,17 @@ import io.vertx.core.Vertx;
 
 /**
  * Keeps the gateway's copy of the client directory current: at start the snapshot (when there is one: the gateway
- * is ready as soon as it is read) and then the changes since it, page by page; again on every {@code directory}
- * event of the watch stream and every poll. Pages are applied in order, each whole or not at all (a failed page
- * leaves the copy as it was, and the next sync asks for it again); a page that says the service's changes were
- * renumbered ({@code Tollgate-Directory-Reset}) starts a copy from nothing, which is put in force once its last
- * page is in, the old one serving until then; so does a gateway's first copy when it has no snapshot (gathered
- * whole rather than merged page by page: {@code FreshCopy}). The snapshot is written off the event loop at most once per
- * {@link #SAVE_EVERY_MS} while changes come.
+ * is ready as soon as it is read) and then the changes since it; again on every {@code directory} event of the
+ * watch stream and every poll. A gateway just behind (the changes fit one page) applies that page. A gateway far
+ * behind (the page says more wait: a bulk import, a gateway back from an outage) takes a fresh copy: it gathers
+ * every page apart, the copy in force serving meanwhile, and puts the next copy in force whole once the last page
+ * is in, merged in one pass rather than page after page ({@code Directory.NextCopy}); past {@link #GATHER_MAX}
+ * changes it merges what it gathered and gathers on, so the heap holds two copies and at most that many changes. A page that
+ * says the
+ * service's changes were renumbered ({@code Tollgate-Directory-Reset}) starts the next copy from nothing, and so
+ * does a gateway's first copy when it has no snapshot. A failed page leaves the copy as it was, and the next sync
+ * asks again. The snapshot is written off the event loop at most once per {@link #SAVE_EVERY_MS} while changes
+ * come.
  */
 final class DirectorySync {
 
@@ -30,6 +34,12 @@ final class DirectorySync {
     /** Changes asked for per page: the rules service's default page. */
     static final int PAGE = 10_000;
     static final long SAVE_EVERY_MS = 1000;
+    /**
+     * Client changes gathered on top of the copy in force before they are merged in and the gathering goes on:
+     * the heap holds the copy in force, the merged one and what was gathered (36 bytes a change), so a million
+     * changes onto a million clients are merged ten times, never gathered whole beside two full copies.
+     */
+    static final int GATHER_MAX = 100_000;
 
     private final Vertx vertx;
     private final Directory directory;
@@ -44,8 +54,8 @@ final class DirectorySync {
     private final AtomicBoolean saveDue = new AtomicBoolean();
     /** The copy must be built from nothing (a reset, or a snapshot of another service) until one is complete. */
     private volatile boolean fromNothing;
-    /** The copy being built from nothing, page by page; only the sync in flight touches it. */
-    private volatile Directory.Rebuild rebuilding;
+    /** The next copy being gathered, page by page; only the sync in flight touches it. */
+    private volatile Directory.NextCopy next;
     private volatile boolean started;
     private volatile boolean stopped;
 
@@ -108,31 +118,46 @@ final class DirectorySync {
 
     /** One page, then the next while the service says more wait. */
     private Future<Void> page() {
-        if (fromNothing && rebuilding == null) {
-            rebuilding = directory.rebuild();
+        if (fromNothing && next == null) {
+            next = directory.fromNothing();
         }
-        Directory.Rebuild building = rebuilding;
+        Directory.NextCopy building = next;
         long since = building != null ? building.seq() : directory.seq();
+        long askedNanos = System.nanoTime();
         return client.directory(since, PAGE)
-                .compose(page -> vertx.executeBlocking(() -> take(page), false))
+                .compose(page -> vertx.executeBlocking(() -> take(page, since, askedNanos), false))
                 .compose(more -> more && !stopped ? page() : Future.succeededFuture());
     }
 
-    /** Parses, checks and applies one page; blocking (a large page), so on a worker. Whether more wait. */
-    private boolean take(RulesClient.DirectoryPage page) {
+    /** Parses, checks and applies or gathers one page; blocking (a large page), so on a worker. Whether more wait. */
+    private boolean take(RulesClient.DirectoryPage page, long since, long askedNanos) {
+        long takenNanos = System.nanoTime();
         DirectoryChanges changes = codec.parseChanges(page.body().getBytes());
+        long parsedNanos = System.nanoTime();
+        boolean more = apply(page, changes);
+        LOG.debugf("directory page after %d: %d clients, %d tenants; answered in %d ms, parsed in %d ms, %s in %d ms",
+                since, changes.clients().size(), changes.tenants().size(), (takenNanos - askedNanos) / 1_000_000,
+                (parsedNanos - takenNanos) / 1_000_000, next != null ? "gathered" : "applied",
+                (System.nanoTime() - parsedNanos) / 1_000_000);
+        return more;
+    }
+
+    /** Applies or gathers one parsed page. Whether more wait. */
+    private boolean apply(RulesClient.DirectoryPage page, DirectoryChanges changes) {
         if (page.reset()) {
             LOG.infof("the rules service renumbered its directory changes: rebuilding the copy (change %d here)",
                     directory.seq());
             fromNothing = true;
-            rebuilding = directory.rebuild();
+            next = directory.fromNothing();
+        } else if (next == null && changes.more()) {
+            next = directory.afterCopy(); // far behind: gathered apart, put in force whole
         }
-        Directory.Rebuild building = rebuilding;
+        Directory.NextCopy building = next;
         if (building != null) {
             building.apply(changes);
-            if (!changes.more()) {
+            if (!changes.more() || building.fullAt(GATHER_MAX)) {
                 directory.replace(building);
-                rebuilding = null;
+                next = null;
                 fromNothing = false;
                 saveSoon();
             }
@@ -144,7 +169,7 @@ final class DirectorySync {
     }
 
     private void failed(Throwable err) {
-        rebuilding = null; // a copy from nothing starts again from nothing at the next sync
+        next = null; // the next sync gathers again, after the copy in force (or from nothing)
         if (err instanceof RuleValidationException) {
             refusals.increment();
             LOG.errorf("a page of directory changes after %d was refused, the copy stays as it was: %s",

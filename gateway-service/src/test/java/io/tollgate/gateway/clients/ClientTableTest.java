@@ -54,10 +54,43 @@ class ClientTableTest {
     }
 
     @Test
+    void pagesGatheredAndMergedAtOnceHoldWhatThePagesAppliedOneByOneDo() {
+        Random random = new Random(5);
+        DirectoryWriter oneByOne = new DirectoryWriter(DirectoryCopy.EMPTY);
+        oneByOne.apply(new DirectoryChanges(1, false, List.of(), randomPage(random, 3_000)));
+        DirectoryWriter atOnce = new DirectoryWriter(oneByOne.copy());
+        GatheredPages gathered = new GatheredPages(1);
+        for (int seq = 2; seq <= 6; seq++) {
+            DirectoryChanges changes = new DirectoryChanges(seq, seq < 6, List.of(), randomPage(random, 1_500));
+            oneByOne.apply(changes);
+            gathered.apply(changes);
+        }
+        DirectoryCopy merged = atOnce.merge(gathered);
+        assertThat(merged.seq()).isEqualTo(6);
+        assertThat(merged.clients().size()).isEqualTo(oneByOne.copy().clients().size());
+        assertThat(atOnce.profiles()).as("profiles no client holds are dropped").isEqualTo(oneByOne.profiles());
+        for (int i = 0; i < 5_000; i++) {
+            Profile a = Digests.find(oneByOne.copy().clients(), Digests.of("k-" + i));
+            Profile b = Digests.find(merged.clients(), Digests.of("k-" + i));
+            assertThat(b == null ? null : b.entry()).as("k-" + i).isEqualTo(a == null ? null : a.entry());
+        }
+    }
+
+    /** {@code n} changes of clients k-0..k-4999, a third of them deletes. */
+    private static List<ClientChange> randomPage(Random random, int n) {
+        List<ClientChange> page = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ClientEntry entry = random.nextInt(3) == 0 ? null : random.nextBoolean() ? FREE : PRO;
+            page.add(new ClientChange(ClientDigest.of("k-" + random.nextInt(5_000)), entry));
+        }
+        return page;
+    }
+
+    @Test
     void aCopyBuiltFromNothingHoldsWhatThePagesAppliedOneByOneDo() {
         Random random = new Random(3);
         DirectoryWriter merged = new DirectoryWriter(DirectoryCopy.EMPTY);
-        FreshCopy fresh = new FreshCopy();
+        GatheredPages fresh = new GatheredPages(0);
         for (int seq = 1; seq <= 8; seq++) {
             List<ClientChange> page = new java.util.ArrayList<>();
             for (int i = 0; i < 1_500; i++) {

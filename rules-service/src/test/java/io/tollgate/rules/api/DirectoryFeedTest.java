@@ -87,6 +87,23 @@ class DirectoryFeedTest {
     }
 
     @Test
+    void aPageAskedForAgainHoldsWhatChangedSinceItWasFirstRead() {
+        long s = seq();
+        String a = key("again-a");
+        putClient(a, "{\"label\": \"a\"}").then().statusCode(201);
+        DirectoryChanges first = page(s, 5);
+        assertThat(page(s, 5)).as("the same page while nothing changed").isEqualTo(first);
+
+        String b = key("again-b");
+        putClient(b, "{\"label\": \"b\"}").then().statusCode(201);
+        putClient(a, "{\"label\": \"a\", \"plan\": \"pro\"}").then().statusCode(200);
+        DirectoryChanges after = page(s, 5);
+        assertThat(after.seq()).isEqualTo(s + 3);
+        assertThat(after.clients()).extracting(ClientChange::digest).containsExactly(digest(b), digest(a));
+        assertThat(after.clients().get(1).entry().plan()).isEqualTo("pro");
+    }
+
+    @Test
     void aSinceAheadOfTheDirectoryStartsOverWithAResetHeader() {
         putTenant(tenantId("reset"), "{}").then().statusCode(201);
         long current = seq();

@@ -80,7 +80,7 @@ public final class DirectoryHeap {
     private static void jsonLoad(int clients) {
         DirectoryCodec codec = new DirectoryCodec();
         Directory directory = new Directory(new SimpleMeterRegistry());
-        Directory.Rebuild rebuild = directory.rebuild();
+        Directory.NextCopy rebuild = directory.fromNothing();
         long parseNanos = 0;
         long applyNanos = 0;
         long bytes = 0;
