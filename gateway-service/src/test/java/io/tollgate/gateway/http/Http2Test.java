@@ -14,6 +14,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -21,16 +22,20 @@ import io.restassured.path.json.JsonPath;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.H2Client;
 import io.tollgate.gateway.support.H2Client.Answer;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 
 /**
- * HTTP/2 in clear text on the public port, by prior knowledge and by upgrade, limited as HTTP/1.1 is; and an
- * upstream marked {@code h2c://} (the test backend's {@code /h2c} route), reached in HTTP/2 over one reused
- * connection, its trailers relayed. Real sockets, a real Redis.
+ * HTTP/2 in clear text on the public port, by prior knowledge and by upgrade, limited as HTTP/1.1 is; the
+ * gateway's header and body limits on HTTP/2 (a refusal over HTTP/2 is well-formed); and an upstream marked {@code h2c://} (the
+ * test backend's {@code /h2c} route),
+ * reached in HTTP/2 over one reused connection, its trailers relayed. Real sockets, a real Redis.
  */
 @QuarkusTest
-@WithTestResource(GatewayResource.class)
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "max-body-size", value = "4K"))
 class Http2Test {
 
     private static boolean installed;
@@ -80,6 +85,30 @@ class Http2Test {
         assertThat(new JsonObject(rejected.body()).getJsonArray("violated-policies").getList())
                 .containsExactly("h2.per-key");
         assertThat(backendHits()).as("the rejected request never reached the backend").isEqualTo(2);
+    }
+
+    @Test
+    void aLongApiKeyPassesOnHttp2AsOnHttp11() throws Exception {
+        String longKey = "k".repeat(10 * 1024) + UUID.randomUUID();
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer allowed = h2.get("/limited/a", "X-API-Key", longKey);
+            assertThat(allowed.status()).as("quarkus.http.limits.max-header-list-size=32768").isEqualTo(200);
+            assertThat(allowed.headers().get("RateLimit-Remaining")).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void theBodyLimitHoldsOnHttp2() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer small = h2.send(HttpMethod.POST, "/upload", MultiMap.caseInsensitiveMultiMap(),
+                    Buffer.buffer(new byte[3 * 1024]));
+            assertThat(small.status()).isEqualTo(200);
+            assertThat(new JsonObject(small.body()).getLong("bytes")).isEqualTo(3 * 1024);
+            Answer large = h2.send(HttpMethod.POST, "/upload", MultiMap.caseInsensitiveMultiMap(),
+                    Buffer.buffer(new byte[5 * 1024]));
+            assertThat(large.status()).as("quarkus.http.limits.max-body-size=4K").isEqualTo(413);
+        }
+        assertThat(backendHits()).as("the refused upload never reached the backend").isEqualTo(1);
     }
 
     @Test
