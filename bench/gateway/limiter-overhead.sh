@@ -22,6 +22,7 @@
 #      RATE (0: as fast as the connections go; N, with KEYS > 1: keys.lua paces the warm-up and load runs to
 #        N req/s, e.g. half of saturation, where a loop turn carries fewer checks to a script call; the light-load
 #        runs stay unpaced)
+#      RESTART=yes: each round after the first starts both gateways afresh and warms them again (WARMUP each)
 #      PROFILE=yes: async-profiler (from Maven Central; Linux x86_64) samples each gateway's CPU during the
 #        timed load runs (not the warm-up), and the report splits every path's CPU per request by layer
 #        (bench/gateway/profile.py); PROFILE_INTERVAL (1ms) PROFILE_OUT (a directory to keep the collapsed
@@ -174,9 +175,22 @@ RESULTS="$WORK/results"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, rate: $RATE, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
 echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | checks/req | EVALSHA/req | checks per EVALSHA | Redis µs per check | Redis CPU µs/req | machine CPU µs/req | checks per Redis read | heap allocated KB/req |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+# RESTART=yes: each round after the first starts both gateways afresh and warms them again, so that no jar's
+# figure rests on one JVM's compiled code (which differs from start to start by more than the effects measured)
+restart_gateways() {
+  local name
+  for name in new ${BASELINE_JAR:+base}; do
+    kill "${GW_PID[$name]}" 2>/dev/null || true
+    wait "${GW_PID[$name]}" 2>/dev/null || true
+  done
+  start_gateway new "$JAR" "$GATEWAY_JAVA_OPTS"
+  if [ -n "$BASELINE_JAR" ]; then start_gateway base "$BASELINE_JAR" "$BASELINE_JAVA_OPTS"; fi
+  for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" "$RATE" >/dev/null; done
+}
 # odd rounds run the paths in order, even rounds in reverse, so no path always runs first (or last) in a round
 in_turn() { if (( $1 % 2 )); then echo "$VARIANTS"; else echo "$VARIANTS" | tr ' ' '\n' | tac | tr '\n' ' '; fi; }
 for r in $(seq 1 "$ROUNDS"); do
+  if [ -n "${RESTART:-}" ] && [ "$r" -gt 1 ]; then restart_gateways; fi
   for v in $(in_turn "$r"); do
     [[ " $PATHS " == *" ${v#base-} "* ]] || continue
     PROFILE_ROUND=$r run "$v" "$CONNECTIONS" "$RATE" | tee -a "$RESULTS" \
