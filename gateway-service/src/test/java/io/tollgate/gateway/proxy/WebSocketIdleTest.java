@@ -73,7 +73,7 @@ class WebSocketIdleTest {
     }
 
     private static long remaining(String apiKey) {
-        return operations().get("/tollgate/explain?path=/ws/x&api_key=" + apiKey).jsonPath()
+        return operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/ws/x").jsonPath()
                 .getLong("rules[0].remaining");
     }
 }

@@ -229,7 +229,7 @@ class WebSocketTest {
     }
 
     private long remaining() {
-        return operations().get("/tollgate/explain?path=/ws/held/x&api_key=" + apiKey).jsonPath()
+        return operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/ws/held/x").jsonPath()
                 .getLong("rules[0].remaining");
     }
 }
