@@ -178,10 +178,16 @@ class DirectoryCatchUpTest {
                 .collect(Collectors.joining("\n", "", "\n"));
     }
 
+    /** One write; a single client's path ({@code /api/v1/clients/<key>}) goes as the API, key in X-API-Key. */
     private static HttpResponse<String> write(String method, String path, String type, String body) {
         Map<String, String> headers = new HashMap<>(Map.of("Authorization", "Bearer " + TOKEN));
         if (type != null) {
             headers.put("Content-Type", type);
+        }
+        String client = "/api/v1/clients/";
+        if (path.startsWith(client) && path.length() > client.length()) {
+            headers.put("X-API-Key", path.substring(client.length()));
+            path = client + "key";
         }
         HttpResponse<String> answer = Http.send(method, rules.url(path), headers, body, Duration.ofMinutes(2));
         assertThat(answer.statusCode()).as(method + " " + path + ": " + answer.body()).isBetween(200, 204);

@@ -19,7 +19,7 @@ import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
- * One service in Quarkus dev mode ({@code ./mvnw compile quarkus:dev -pl <module> -am}), as a newcomer runs it, in a
+ * One service in Quarkus dev mode ({@code ./mvnw test-compile quarkus:dev -pl <module> -am}), as a newcomer runs it, in a
  * copy of the repository's sources under a temporary folder, so that the sources it changes are the copy's: the
  * checkout is never touched, whatever happens to the test. With {@code -am} the modules it builds on are compiled
  * from the copy too, never taken from whatever an earlier {@code install} left in the local Maven repository. Ports
@@ -44,7 +44,7 @@ public final class DevMode implements AutoCloseable {
         try {
             this.copy = Files.createTempDirectory("tollgate-devmode-");
             copyTree(Repo.path(""), copy);
-            List<String> command = new ArrayList<>(List.of("./mvnw", "-B", "compile", "quarkus:dev", "-pl", module, "-am",
+            List<String> command = new ArrayList<>(List.of("./mvnw", "-B", "test-compile", "quarkus:dev", "-pl", module, "-am",
                     "-Dquarkus.console.enabled=false", "-Ddebug=false", "-Dformat.skip",
                     "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=" + managementPort));
             properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
