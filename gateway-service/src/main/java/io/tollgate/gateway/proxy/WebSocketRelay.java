@@ -85,10 +85,12 @@ public class WebSocketRelay {
 
     /** Whether {@code request} asks to become a WebSocket (RFC 6455 §4.1: an HTTP/1.1 GET with Upgrade: websocket). */
     public static boolean isUpgrade(HttpServerRequest request) {
+        if (request.method() != HttpMethod.GET || request.version() != HttpVersion.HTTP_1_1) {
+            return false; // most requests: no header read on the proxy's path
+        }
         String upgrade = request.getHeader(HttpHeaders.UPGRADE);
         String connection = request.getHeader(HttpHeaders.CONNECTION);
-        return request.version() == HttpVersion.HTTP_1_1 && request.method() == HttpMethod.GET
-                && upgrade != null && upgrade.trim().equalsIgnoreCase("websocket")
+        return upgrade != null && upgrade.trim().equalsIgnoreCase("websocket")
                 && connection != null && HopByHop.listed(connection, "upgrade");
     }
 
