@@ -102,7 +102,7 @@ for name in g1 g2 g3; do
   heap=$(jcmd "$pid" GC.heap_info | awk '/generation|heap/ {for(i=1;i<=NF;i++) if($i=="used") {v=$(i+1); sub(/K.*/,"",v); s+=v}} END {print int(s/1024)}')
   MEMORY+="| $name | $hwm | $heap |"$'\n'
 done
-COPIES=$(grep -hoE 'client directory (rebuilt|caught up)' "$WORK"/gateway-g*.log | wc -l)
+COPIES=$(grep -hoE 'client directory (copied whole|rebuilt|caught up)' "$WORK"/gateway-g*.log | wc -l)
 
 RESULT="$ROOT/bench/results/$STARTED-import-propagation.md"
 {
@@ -122,7 +122,7 @@ RESULT="$ROOT/bench/results/$STARTED-import-propagation.md"
   echo "|---|---:|---:|---:|---:|"
   printf '%s' "$ROWS"
   echo
-  echo "p50: **$P50 s**. Copies put in force whole by the gateways over the runs (log lines \"client directory rebuilt\" or \"caught up\"), their start included: $COPIES."
+  echo "p50: **$P50 s**. Copies put in force whole by the gateways over the runs (log lines \"client directory copied whole\", \"rebuilt\" or \"caught up\"), their start included: $COPIES."
   echo
   echo "| gateway | peak RSS, MB | heap in use after a full GC, MB |"
   echo "|---|---:|---:|"

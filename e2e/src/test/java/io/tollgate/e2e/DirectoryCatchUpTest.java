@@ -28,9 +28,9 @@ import io.tollgate.e2e.support.WatchCutter;
  * packaged rules service and PostgreSQL. One watches the rules service directly; the other reaches it through a
  * {@link WatchCutter} and polls once an hour, so while its watch stream is cut it hears of nothing. More than a
  * page of directory changes is written while it is cut (imports, changes, deletes of clients and of a tenant,
- * a tenant's new plan); once the stream is back it takes the next copy whole and holds exactly what the service
- * holds, as the gateway that watched throughout does; and a gateway just behind applies one small change as a
- * page, without a copy.
+ * a tenant's new plan); once the stream is back it takes a whole copy from the service (more changes wait than a
+ * quarter of what it holds) and holds exactly what the service holds, as the gateway that watched throughout
+ * does; and a gateway just behind applies one small change as a page, without a copy.
  */
 class DirectoryCatchUpTest {
 
@@ -115,6 +115,7 @@ class DirectoryCatchUpTest {
 
         cutter.cut(true);
         double farCopies = copies(far);
+        double farWhole = copies(far, "how=whole");
         write("PUT", "/api/v1/clients", "application/x-ndjson", lines(0, LATER, i -> "\"plan\": \"free\"", "n-"));
         // c-0 .. c-999 changed: every one now on free, the odd ones leaving acme
         write("PUT", "/api/v1/clients", "application/x-ndjson", lines(0, CHANGED, i -> "\"plan\": \"free\""));
@@ -136,6 +137,7 @@ class DirectoryCatchUpTest {
         cutter.cut(false);
         awaitSeq(far, small);
         assertThat(copies(far) - farCopies).as("the gateway far behind put one next copy in force").isEqualTo(1);
+        assertThat(copies(far, "how=whole") - farWhole).as("a whole copy from the service").isEqualTo(1);
         for (JavaService gateway : new JavaService[]{near, far}) {
             assertHoldsTheDirectory(gateway);
         }
@@ -202,8 +204,8 @@ class DirectoryCatchUpTest {
         return (long) Metrics.of(gateway).sum("tollgate_directory_seq");
     }
 
-    private static double copies(JavaService gateway) {
-        return Metrics.of(gateway).sum("tollgate_directory_copies_total");
+    private static double copies(JavaService gateway, String... labels) {
+        return Metrics.of(gateway).sum("tollgate_directory_copies_total", labels);
     }
 
     private static void awaitSeq(JavaService gateway, long seq) {

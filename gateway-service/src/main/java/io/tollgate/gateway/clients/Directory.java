@@ -57,15 +57,23 @@ public class Directory {
     /** Guarded by this. */
     private DirectoryWriter writer = new DirectoryWriter(DirectoryCopy.EMPTY);
 
-    private final Counter copies;
+    /** Copies put in force whole: {@code whole} from the rules service, or pages gathered and {@code merged}. */
+    private final Counter wholeCopies;
+    private final Counter mergedCopies;
 
     public Directory(MeterRegistry registry) {
-        this.copies = Counter.builder("tollgate.directory.copies")
-                .description("next copies of the directory put in force whole: built from nothing, or many pages of"
-                        + " changes merged at once")
-                .register(registry);
+        this.wholeCopies = copies(registry, "whole");
+        this.mergedCopies = copies(registry, "merged");
         registry.gauge("tollgate.directory.clients", this, d -> d.copy.clients().size());
         registry.gauge("tollgate.directory.seq", this, d -> d.copy.seq());
+    }
+
+    private static Counter copies(MeterRegistry registry, String how) {
+        return Counter.builder("tollgate.directory.copies")
+                .description("next copies of the directory put in force whole: a whole copy from the rules service"
+                        + " (how=whole), or many pages of changes gathered and merged at once (how=merged)")
+                .tag("how", how)
+                .register(registry);
     }
 
     /** Whether {@code rule} counts by client of the directory: keyed {@code api_key} or {@code tenant}. */
@@ -152,7 +160,7 @@ public class Directory {
             }
             built = writer.merge(next.pages);
         }
-        copies.increment(); // counted before it is seen: whoever sees the copy's seq sees it counted
+        mergedCopies.increment(); // counted before it is seen: whoever sees the copy's seq sees it counted
         copy = built;
         LOG.infof("client directory %s: %d clients, change %d", next.fromNothing ? "rebuilt" : "caught up", size(),
                 seq());
@@ -165,18 +173,43 @@ public class Directory {
     }
 
     /**
-     * Puts the copy written in {@code in} in force, every entry checked as strictly as one from the rules
-     * service; the copy stays as it was when the file is unusable ({@link IOException} or
+     * Puts the copy written in {@code in} (the gateway's snapshot) in force, every entry checked as strictly as one
+     * from the rules service; the copy stays as it was when the file is unusable ({@link IOException} or
      * {@link IllegalArgumentException}). Blocking.
      *
      * @return the source the file names
      */
     public synchronized String restore(InputStream in) throws IOException {
         DirectoryFile.Read read = DirectoryFile.read(in);
-        writer = new DirectoryWriter(read.copy());
-        copy = read.copy();
-        checkHeap();
+        put(read.copy());
         return read.source();
+    }
+
+    /**
+     * Puts a whole copy from the rules service in force, read from {@code in} and checked as {@link #restore} does,
+     * unless it is older than the copy in force and {@code fromNothing} is false. Blocking.
+     *
+     * @return whether it was put in force
+     */
+    public boolean takeCopy(InputStream in, boolean fromNothing) throws IOException {
+        DirectoryCopy read = DirectoryFile.read(in).copy(); // read before the lock: requests never wait on it
+        synchronized (this) {
+            if (!fromNothing && read.seq() < copy.seq()) {
+                LOG.infof("a whole copy of the directory as of change %d came after change %d: not taken",
+                        read.seq(), copy.seq());
+                return false;
+            }
+            wholeCopies.increment(); // counted before it is seen: whoever sees the copy's seq sees it counted
+            put(read);
+        }
+        LOG.infof("client directory copied whole: %d clients, change %d", size(), seq());
+        return true;
+    }
+
+    private void put(DirectoryCopy next) {
+        writer = new DirectoryWriter(next);
+        copy = next;
+        checkHeap();
     }
 
     /** The heap a gateway with {@code clients} clients in its directory needs, in bytes. */
@@ -223,6 +256,11 @@ public class Directory {
         /** The last change gathered; the seq it started after before any. */
         public long seq() {
             return pages.seq();
+        }
+
+        /** How many client changes it gathered. */
+        public int changes() {
+            return pages.changes();
         }
 
         /** Whether it is built on the copy in force and has gathered {@code max} client changes or more. */

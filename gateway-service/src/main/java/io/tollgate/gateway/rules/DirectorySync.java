@@ -1,5 +1,7 @@
 package io.tollgate.gateway.rules;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -18,14 +20,15 @@ import io.vertx.core.Vertx;
  * Keeps the gateway's copy of the client directory current: at start the snapshot (when there is one: the gateway
  * is ready as soon as it is read) and then the changes since it; again on every {@code directory} event of the
  * watch stream and every poll. A gateway just behind (the changes fit one page) applies that page. A gateway far
- * behind (the page says more wait: a bulk import, a gateway back from an outage) takes a fresh copy: it gathers
- * every page apart, the copy in force serving meanwhile, and puts the next copy in force whole once the last page
- * is in, merged in one pass rather than page after page ({@code Directory.NextCopy}); past {@link #GATHER_MAX}
- * changes it merges what it gathered and gathers on, so the heap holds two copies and at most that many changes. A page that
- * says the
+ * behind (a bulk import, a new gateway, one back from an outage) takes a whole copy when that costs less than the
+ * changes ({@link #copyPays}): one stream of 36 bytes a client, read as it arrives, put in force whole, then the
+ * pages after it. A gateway a few pages behind, or whose rules service serves no copies, gathers every page apart,
+ * the copy in force serving meanwhile, and puts the next copy in force whole once the last page is in, merged in one
+ * pass rather than page after page ({@code Directory.NextCopy}); past {@link #GATHER_MAX} changes it merges what it
+ * gathered and gathers on, so the heap holds two copies and at most that many changes. A page that says the
  * service's changes were renumbered ({@code Tollgate-Directory-Reset}) starts the next copy from nothing, and so
- * does a gateway's first copy when it has no snapshot. A failed page leaves the copy as it was, and the next sync
- * asks again. The snapshot is written off the event loop at most once per {@link #SAVE_EVERY_MS} while changes
+ * does a gateway's first copy when it has no snapshot. A failed page or copy leaves the copy as it was, and the next
+ * sync asks again. The snapshot is written off the event loop at most once per {@link #SAVE_EVERY_MS} while changes
  * come.
  */
 final class DirectorySync {
@@ -57,6 +60,8 @@ final class DirectorySync {
     /** The next copy being gathered, page by page; only the sync in flight touches it. */
     private volatile Directory.NextCopy next;
     private volatile boolean started;
+    /** Whether the service serves whole copies; false once it answered it does not. */
+    private volatile boolean copies = true;
     private volatile boolean stopped;
 
     DirectorySync(Vertx vertx, Directory directory, RulesClient client, RulesSnapshot snapshot, String source,
@@ -116,7 +121,10 @@ final class DirectorySync {
                 .mapEmpty();
     }
 
-    /** One page, then the next while the service says more wait. */
+    /**
+     * One page, then the next while the service says more wait; when the first says the gateway is far behind, a
+     * whole copy instead, then the pages after it.
+     */
     private Future<Void> page() {
         if (fromNothing && next == null) {
             next = directory.fromNothing();
@@ -125,14 +133,65 @@ final class DirectorySync {
         long since = building != null ? building.seq() : directory.seq();
         long askedNanos = System.nanoTime();
         return client.directory(since, PAGE)
-                .compose(page -> vertx.executeBlocking(() -> take(page, since, askedNanos), false))
+                .compose(page -> building == null || building.changes() == 0
+                        ? copyPays(page, since) ? wholeCopy(page) : take(page, since, askedNanos)
+                        : take(page, since, askedNanos))
                 .compose(more -> more && !stopped ? page() : Future.succeededFuture());
     }
 
+    private Future<Boolean> take(RulesClient.DirectoryPage page, long since, long askedNanos) {
+        return vertx.executeBlocking(() -> take(page.body().getBytes(), page, since, askedNanos), false);
+    }
+
+    /**
+     * Whether a whole copy costs less than the pages of changes {@code page} begins: the service serves copies,
+     * more than a page waits, and the changes are a quarter of the copy's size or more (each change costs about
+     * ten times what a client of a copy does), or the copy must be built from nothing anyway.
+     */
+    private boolean copyPays(RulesClient.DirectoryPage page, long since) {
+        if (!copies || page.current() < 0) {
+            return false;
+        }
+        long behind = page.reset() ? page.current() : page.current() - since;
+        return behind > PAGE && (fromNothing || page.reset() || behind >= directory.size() / 4);
+    }
+
+    /**
+     * Takes a whole copy from the service (read on a worker as it arrives), then says more wait: the pages after
+     * it. A service that serves no copies is asked for pages from then on.
+     */
+    private Future<Boolean> wholeCopy(RulesClient.DirectoryPage page) {
+        boolean wasFromNothing = fromNothing || page.reset();
+        return client.copy()
+                .compose(copy -> vertx.executeBlocking(() -> {
+                    try (InputStream body = copy.open()) {
+                        directory.takeCopy(body, wasFromNothing);
+                        return true;
+                    } catch (IOException | RuntimeException e) {
+                        copy.abandon().run();
+                        throw e;
+                    }
+                }, false))
+                .map(taken -> {
+                    next = null;
+                    fromNothing = false;
+                    saveSoon();
+                    return true;
+                })
+                .recover(err -> {
+                    if (err instanceof RulesClient.NoCopies) {
+                        LOG.info("the rules service serves no whole copies of the directory: pages only");
+                        copies = false;
+                        return Future.succeededFuture(true);
+                    }
+                    return Future.failedFuture(err);
+                });
+    }
+
     /** Parses, checks and applies or gathers one page; blocking (a large page), so on a worker. Whether more wait. */
-    private boolean take(RulesClient.DirectoryPage page, long since, long askedNanos) {
+    private boolean take(byte[] body, RulesClient.DirectoryPage page, long since, long askedNanos) {
         long takenNanos = System.nanoTime();
-        DirectoryChanges changes = codec.parseChanges(page.body().getBytes());
+        DirectoryChanges changes = codec.parseChanges(body);
         long parsedNanos = System.nanoTime();
         boolean more = apply(page, changes);
         LOG.debugf("directory page after %d: %d clients, %d tenants; answered in %d ms, parsed in %d ms, %s in %d ms",

@@ -1,10 +1,17 @@
 package io.tollgate.gateway.rules;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.net.URI;
+import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 
+import io.tollgate.rules.domain.DirectoryCopyFormat;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -26,6 +33,8 @@ final class RulesClient {
     static final String GATEWAYS = "Tollgate-Gateways";
     /** Said with a page of directory changes that starts from nothing: the service's changes were renumbered. */
     static final String DIRECTORY_RESET = "Tollgate-Directory-Reset";
+    /** Said with a page of directory changes: the directory's last change. */
+    static final String DIRECTORY_SEQ = "Tollgate-Directory-Seq";
     private static final String RULES = "/api/v1/rules";
     private static final String DIRECTORY = "/api/v1/directory";
     private static final String CLIENTS = "/api/v1/clients";
@@ -34,9 +43,54 @@ final class RulesClient {
     record Fetched(int status, Buffer body, String etag, String gateways) {
     }
 
-    /** One page of directory changes; {@code reset}: it starts from nothing, and the copy must too. */
-    record DirectoryPage(Buffer body, boolean reset) {
+    /**
+     * One page of directory changes; {@code reset}: it starts from nothing, and the copy must too; {@code current}:
+     * the directory's last change, or -1 when the service does not say.
+     */
+    record DirectoryPage(Buffer body, boolean reset, long current) {
     }
+
+    /**
+     * A whole copy of the directory as it arrives ({@link DirectoryCopyFormat}), the answer paused until
+     * {@link #open} is read; {@code abandon} drops the connection when it is not read to its end.
+     */
+    record CopyStream(HttpClientResponse response, Runnable abandon) {
+
+        /**
+         * The body as a stream, a few buffers asked for at a time as it is read, so a copy of a million clients never
+         * sits whole in the heap. On a worker: reading blocks.
+         */
+        InputStream open() {
+            Iterator<io.vertx.mutiny.core.buffer.Buffer> next = io.vertx.mutiny.core.http.HttpClientResponse
+                    .newInstance(response)
+                    .toMulti()
+                    .subscribe().asIterable(COPY_BUFFERS, () -> new ArrayBlockingQueue<>(COPY_BUFFERS))
+                    .iterator();
+            return new SequenceInputStream(new Enumeration<InputStream>() {
+
+                @Override
+                public boolean hasMoreElements() {
+                    return next.hasNext();
+                }
+
+                @Override
+                public InputStream nextElement() {
+                    return new ByteArrayInputStream(next.next().getBytes());
+                }
+            });
+        }
+    }
+
+    /** The rules service does not serve whole copies (an older version): 404 to {@code /api/v1/directory/copy}. */
+    static final class NoCopies extends RuntimeException {
+
+        NoCopies() {
+            super("the rules service serves no directory copies", null, false, false);
+        }
+    }
+
+    /** Buffers of a copy's body asked for ahead of the reader. */
+    private static final int COPY_BUFFERS = 16;
 
     private final HttpClient client;
     private final URI base;
@@ -72,8 +126,37 @@ final class RulesClient {
                     if (response.statusCode() != 200) {
                         throw new IllegalStateException("directory answered " + response.statusCode());
                     }
-                    return new DirectoryPage(body, "true".equalsIgnoreCase(response.getHeader(DIRECTORY_RESET)));
+                    return new DirectoryPage(body, "true".equalsIgnoreCase(response.getHeader(DIRECTORY_RESET)),
+                            seqHeader(response.getHeader(DIRECTORY_SEQ)));
                 }));
+    }
+
+    /** The whole directory ({@code GET /api/v1/directory/copy}), its body to be read as it arrives. */
+    Future<CopyStream> copy() {
+        RequestOptions options = options(DIRECTORY + "/copy")
+                .setIdleTimeout(timeoutMs)
+                .setConnectTimeout(timeoutMs)
+                .putHeader("Accept", DirectoryCopyFormat.MEDIA_TYPE);
+        return client.request(options)
+                .compose(request -> request.send().compose(response -> {
+                    if (response.statusCode() == 404) {
+                        return response.body().compose(body -> Future.failedFuture(new NoCopies()));
+                    }
+                    if (response.statusCode() != 200) {
+                        return response.body().compose(body -> Future.failedFuture(
+                                new IllegalStateException("directory copy answered " + response.statusCode())));
+                    }
+                    response.pause(); // until the reader asks: nothing arrives unread meanwhile
+                    return Future.succeededFuture(new CopyStream(response, request::reset));
+                }));
+    }
+
+    private static long seqHeader(String value) {
+        try {
+            return value == null ? -1 : Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /**

@@ -14,7 +14,7 @@ final class ApiScopes {
 
     private static final Set<HttpMethod> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD);
     private static final Set<String> GATEWAY_PATHS = Set.of("/api/v1/rules", WatchRoute.PATH, "/api/v1/directory",
-            "/api/v1/clients");
+            "/api/v1/directory/copy", "/api/v1/clients");
 
     private ApiScopes() {
     }

@@ -14,6 +14,8 @@ final class Headers {
     static final String GATEWAYS = "Tollgate-Gateways";
     /** On a directory page that starts over from 0: the reader drops its copy first. */
     static final String DIRECTORY_RESET = "Tollgate-Directory-Reset";
+    /** On a directory page: the directory's last change, so a reader far behind can take a whole copy instead. */
+    static final String DIRECTORY_SEQ = "Tollgate-Directory-Seq";
     static final String ETAG = "ETag";
     static final String IF_MATCH = "If-Match";
     static final String IF_NONE_MATCH = "If-None-Match";

@@ -57,8 +57,10 @@ public class DirectoryFeed {
      * @param reset
      * true when the seq asked for is ahead of the directory (a rebuilt database): the page then starts from 0,
      * and the reader drops what it has first
+     * @param current
+     * the directory's last change when the page was asked for: how far behind its reader is
      */
-    public record Page(String json, boolean reset) {
+    public record Page(String json, boolean reset, long current) {
     }
 
     /** The seq of the last committed directory change. */
@@ -104,7 +106,7 @@ public class DirectoryFeed {
                 .execute(Tuple.of(from, limit + 1))
                 // up to 50,000 entries to read back: not on the event loop
                 .emitOn(Infrastructure.getDefaultWorkerPool())
-                .map(rows -> new Page(changes(rows, from, limit), reset));
+                .map(rows -> new Page(changes(rows, from, limit), reset, current));
     }
 
     /**

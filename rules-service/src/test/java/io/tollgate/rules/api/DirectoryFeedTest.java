@@ -13,8 +13,15 @@ import static io.tollgate.rules.Directory.tenantId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,10 +33,13 @@ import io.restassured.response.Response;
 import io.tollgate.rules.Directory;
 import io.tollgate.rules.SseClient;
 import io.tollgate.rules.TestDatabase;
+import io.tollgate.rules.domain.ClientEntry;
 import io.tollgate.rules.domain.DirectoryChanges;
 import io.tollgate.rules.domain.DirectoryChanges.ClientChange;
 import io.tollgate.rules.domain.DirectoryChanges.TenantChange;
 import io.tollgate.rules.domain.DirectoryCodec;
+import io.tollgate.rules.domain.DirectoryCopyFormat;
+import io.tollgate.rules.domain.TenantEntry;
 
 /**
  * What gateways read: {@code GET /api/v1/directory?since=&limit=} pages (read back with THE directory codec, as
@@ -106,6 +116,7 @@ class DirectoryFeedTest {
     @Test
     void aSinceAheadOfTheDirectoryStartsOverWithAResetHeader() {
         putTenant(tenantId("reset"), "{}").then().statusCode(201);
+        putTenant(tenantId("reset-2"), "{}").then().statusCode(201); // two at least: a page of one says more
         long current = seq();
         Response ahead = reading().queryParam("since", current + 1000).queryParam("limit", 1).get("/api/v1/directory");
         ahead.then().statusCode(200).header("Tollgate-Directory-Reset", "true");
@@ -149,6 +160,63 @@ class DirectoryFeedTest {
             await().atMost(Duration.ofSeconds(1)).until(() -> watch.events("directory").stream()
                     .anyMatch(e -> e.data().equals("{\"seq\":" + after + "}")));
         }
+    }
+
+    @Test
+    void aWholeCopyHoldsEveryLiveEntryAsOfOneChangeTheLabelsLeftOut() throws IOException {
+        String tenant = tenantId("copy");
+        String a = key("copy-a");
+        String b = key("copy-b");
+        String gone = key("copy-gone");
+        putTenant(tenant, "{\"plan\": \"enterprise\"}").then().statusCode(201);
+        putClient(a, "{\"tenant\": \"" + tenant + "\", \"plan\": \"pro\", \"label\": \"a\"}").then().statusCode(201);
+        putClient(b, "{\"tenant\": \"" + tenant + "\", \"plan\": \"pro\", \"label\": \"b\"}").then().statusCode(201);
+        putClient(gone, "{\"plan\": \"free\"}").then().statusCode(201);
+        as(ADMIN).header("X-API-Key", gone).delete("/api/v1/clients/key").then().statusCode(204);
+        long written = seq();
+
+        Response answer = reading().get("/api/v1/directory/copy");
+        answer.then().statusCode(200).contentType(DirectoryCopyFormat.MEDIA_TYPE);
+        Map<String, TenantEntry> tenants = new HashMap<>();
+        List<ClientEntry> profiles = new ArrayList<>();
+        Map<String, Integer> clients = new LinkedHashMap<>();
+        DirectoryCopyFormat.Header header = DirectoryCopyFormat.read(new ByteArrayInputStream(answer.asByteArray()),
+                new DirectoryCopyFormat.Visitor() {
+
+                    @Override
+                    public void tenant(String id, TenantEntry entry) {
+                        tenants.put(id, entry);
+                    }
+
+                    @Override
+                    public void profile(ClientEntry entry) {
+                        profiles.add(entry);
+                    }
+
+                    @Override
+                    public void client(long w, long x, long y, long z, int profile) {
+                        clients.put(String.format("%016x%016x%016x%016x", w, x, y, z), profile);
+                    }
+                });
+        assertThat(header.seq()).as("as of the last change or later").isGreaterThanOrEqualTo(written);
+        assertThat(answer.header("Tollgate-Directory-Seq")).isEqualTo(Long.toString(header.seq()));
+        assertThat(tenants.get(tenant).plan()).isEqualTo("enterprise");
+        assertThat(clients).containsKeys(digest(a), digest(b)).doesNotContainKey(digest(gone));
+        assertThat(clients.get(digest(a))).as("two clients that differ by label share a profile")
+                .isEqualTo(clients.get(digest(b)));
+        ClientEntry profile = profiles.get(clients.get(digest(a)));
+        assertThat(profile.tenant()).isEqualTo(tenant);
+        assertThat(profile.plan()).isEqualTo("pro");
+        assertThat(profile.label()).as("labels stay in the rules service").isNull();
+        assertThat(new ArrayList<>(clients.keySet())).as("in digest order").isSorted();
+    }
+
+    @Test
+    void aPageSaysTheDirectorysLastChange() {
+        putClient(key("page-seq"), "{}").then().statusCode(201);
+        long current = seq();
+        reading().queryParam("since", 0).queryParam("limit", 1).get("/api/v1/directory").then().statusCode(200)
+                .header("Tollgate-Directory-Seq", Long.toString(current));
     }
 
     private DirectoryChanges page(long since, Integer limit) {

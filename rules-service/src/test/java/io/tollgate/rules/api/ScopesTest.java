@@ -88,6 +88,7 @@ class ScopesTest {
                 Call.polled("/api/v1/rules", 200),
                 Call.polled("/api/v1/rules/watch?since=yesterday", 400),
                 Call.polled("/api/v1/directory?since=0&limit=1", 200),
+                Call.polled("/api/v1/directory/copy", 200),
                 Call.polled("/api/v1/clients?digest=" + digest, 200),
                 Call.get("/api/v1/rules/" + NO_RULE, 404),
                 Call.get("/api/v1/rules/" + NO_RULE + "/history", 404),
