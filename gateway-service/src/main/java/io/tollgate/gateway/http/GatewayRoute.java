@@ -152,24 +152,24 @@ class GatewayRoute {
             refuse(request, Reason.MISSING_KEY, "this request needs " + missing, missing);
             return;
         }
-        Settlement owed = limiter.owed(verdict);
+        Settlement settlement = limiter.settlementOf(verdict);
         if (verdict.unavailable()) {
-            cancel(owed);
+            cancel(settlement);
             request.response().putHeader(RateLimitHeaders.RETRY_AFTER, "1");
             refuse(request, Problems.problem("store-unavailable", "Rate limit store unavailable", 503,
                     "the counter store cannot answer and a rule's failure mode is closed"));
         } else if (!verdict.allowed()) {
-            cancel(owed);
+            cancel(settlement);
             reject(request, verdict);
         } else {
             forward(request, path, upstream, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)),
-                    owed == null ? AnswerWatcher.NONE : owed);
+                    settlement == null ? AnswerWatcher.NONE : settlement);
         }
     }
 
-    private static void cancel(Settlement owed) {
-        if (owed != null) {
-            owed.cancel();
+    private static void cancel(Settlement settlement) {
+        if (settlement != null) {
+            settlement.cancel();
         }
     }
 

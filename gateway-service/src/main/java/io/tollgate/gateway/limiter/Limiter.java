@@ -158,7 +158,7 @@ public class Limiter {
      * What the request of {@code verdict} owes the store once its answer ends: settlements and leases; null when
      * nothing (most requests).
      */
-    public Settlement owed(Verdict verdict) {
+    public Settlement settlementOf(Verdict verdict) {
         return settlements.open(verdict);
     }
 
@@ -269,7 +269,7 @@ public class Limiter {
             return leasing(group, asked);
         }
         return store.check(group.buckets).transform(result -> Future.succeededFuture(result.succeeded()
-                ? judged(group, group.leases
+                ? ruleDecisions(group, group.leases
                         ? leases.answered(group.rules, group.buckets, null, result.result())
                         : result.result())
                 : failedOver(group, result.cause())));
@@ -291,11 +291,11 @@ public class Limiter {
                 if (!d.allowed()) {
                     leases.unanswered(group.buckets, asked);
                     return store.check(group.buckets).transform(alone -> Future.succeededFuture(alone.succeeded()
-                            ? judged(group, leases.answered(group.rules, group.buckets, null, alone.result()))
+                            ? ruleDecisions(group, leases.answered(group.rules, group.buckets, null, alone.result()))
                             : failedOver(group, alone.cause())));
                 }
             }
-            return Future.succeededFuture(judged(group, leases.answered(group.rules, group.buckets, asked, said)));
+            return Future.succeededFuture(ruleDecisions(group, leases.answered(group.rules, group.buckets, asked, said)));
         });
     }
 
@@ -316,18 +316,18 @@ public class Limiter {
         group.buckets.forEach(b -> rejections.forget(b.key())); // a probe's mark must not outlive it
         List<RuleDecision> decided = failure.decide(group.rules, group.effective, group.buckets, why);
         if (why instanceof GuardedStore.TimedOut slow) {
-            slow.late().onSuccess(said -> heardLate(group, decided, said));
+            slow.late().onSuccess(said -> answeredLate(group, decided, said));
         }
         return decided;
     }
 
     /**
-     * The store's answer to a check the failure mode already decided: what it says of each bucket is learnt
+     * The store's answer to a check the failure mode already decided: what it says of each bucket is remembered
      * as from any answer, and when the store rejected a request the failure mode let through, that is an
      * over-admission, counted per rejecting rule.
      */
-    private void heardLate(Group group, List<RuleDecision> decided, List<Decision> said) {
-        learn(group, said);
+    private void answeredLate(Group group, List<RuleDecision> decided, List<Decision> said) {
+        remember(group, said);
         boolean admitted = true;
         for (RuleDecision d : decided) {
             admitted &= d.outcome().passes();
@@ -343,7 +343,7 @@ public class Limiter {
     }
 
     /** What the store said of each bucket of {@code group}, in an answer that arrived just now. */
-    private void learn(Group group, List<Decision> said) {
+    private void remember(Group group, List<Decision> said) {
         for (int i = 0; i < said.size(); i++) {
             Decision d = said.get(i);
             Bucket bucket = group.buckets.get(i);
@@ -397,10 +397,10 @@ public class Limiter {
         return out;
     }
 
-    private List<RuleDecision> judged(Group group, List<Decision> decisions) {
+    private List<RuleDecision> ruleDecisions(Group group, List<Decision> decisions) {
         failure.storeAnswered();
         if (!group.shadow) {
-            learn(group, decisions);
+            remember(group, decisions);
         }
         List<RuleDecision> out = new ArrayList<>(decisions.size());
         for (int i = 0; i < decisions.size(); i++) {

@@ -128,7 +128,7 @@ final class CoalescedChecks {
         return queue(call, true);
     }
 
-    /** Whether the calling event loop's tick runs (tests: it stops once no rider came for a tick). */
+    /** Whether the calling event loop's tick runs (tests: it stops once no check came for a tick). */
     boolean ticking() {
         Pending pending = loops.of(Vertx.currentContext());
         return pending != null && pending.tick != -1;
@@ -144,7 +144,7 @@ final class CoalescedChecks {
     }
 
     /** A settlement waiting for checks to ride with, since {@code at} (nanoTime). */
-    private record Rider(CheckCall call, Promise<List<Decision>> reply, long at) {
+    private record WaitingCheck(CheckCall call, Promise<List<Decision>> reply, long at) {
     }
 
     /**
@@ -156,12 +156,12 @@ final class CoalescedChecks {
         private List<CheckCall> calls = new ArrayList<>();
         private List<Promise<List<Decision>>> replies = new ArrayList<>();
         /** Oldest first. */
-        private final ArrayDeque<Rider> riders = new ArrayDeque<>();
-        /** The loop's tick (a timer), or -1 when no rider came for a whole tick. */
+        private final ArrayDeque<WaitingCheck> waiting = new ArrayDeque<>();
+        /** The loop's tick (a timer), or -1 when no check came for a whole tick. */
         private long tick = -1;
         /** Nanoseconds from one tick to the next. */
         private long apart;
-        /** A rider came since the last tick. */
+        /** A check came since the last tick. */
         private boolean rode;
         /** A check came since the last tick: the loop is busy. */
         private boolean checked;
@@ -183,7 +183,7 @@ final class CoalescedChecks {
 
         Future<List<Decision>> ride(CheckCall call, Context context) {
             Promise<List<Decision>> reply = Promise.promise();
-            riders.addLast(new Rider(call, reply, System.nanoTime()));
+            waiting.addLast(new WaitingCheck(call, reply, System.nanoTime()));
             rode = true;
             if (tick == -1) {
                 // a loop whose tick had stopped is idle: one ride
@@ -199,16 +199,16 @@ final class CoalescedChecks {
         }
 
         /**
-         * Sends every rider when the oldest waited a ride or more (a call goes: the young ones take it too). On a
-         * loop that had checks since the last tick (busy: they carry its riders), the next tick comes twice as far
-         * (up to {@link #MAX_RIDE_FACTOR} rides); on an idle one, when its oldest rider has waited a ride. Stops
-         * when no rider came since the last tick.
+         * Sends every check when the oldest waited a ride or more (a call goes: the young ones take it too). On a
+         * loop that had checks since the last tick (busy: they carry its waiting), the next tick comes twice as far
+         * (up to {@link #MAX_RIDE_FACTOR} rides); on an idle one, when its oldest check has waited a ride. Stops
+         * when no check came since the last tick.
          */
         private void tick(Context context) {
             tick = -1;
             long now = System.nanoTime();
-            if (!riders.isEmpty() && now - riders.peekFirst().at() >= rideNanos) {
-                while (!riders.isEmpty()) {
+            if (!waiting.isEmpty() && now - waiting.peekFirst().at() >= rideNanos) {
+                while (!waiting.isEmpty()) {
                     board(); // as many as fit a call, the oldest first
                     flush();
                 }
@@ -216,26 +216,26 @@ final class CoalescedChecks {
             boolean busy = checked;
             checked = false;
             apart = busy ? Math.min(2 * apart, MAX_RIDE_FACTOR * rideNanos) : rideNanos;
-            if (!riders.isEmpty()) {
-                arm(context, busy ? apart : riders.peekFirst().at() + rideNanos - now);
+            if (!waiting.isEmpty()) {
+                arm(context, busy ? apart : waiting.peekFirst().at() + rideNanos - now);
             } else if (rode) {
                 arm(context, apart);
             }
             rode = false;
         }
 
-        /** Moves riders ahead of the pending checks (they were asked first), oldest first, as many as fit. */
+        /** Moves waiting ahead of the pending checks (they were asked first), oldest first, as many as fit. */
         private void board() {
-            int boarding = Math.min(MAX_BATCH - calls.size(), riders.size());
+            int boarding = Math.min(MAX_BATCH - calls.size(), waiting.size());
             for (int i = 0; i < boarding; i++) {
-                Rider rider = riders.pollFirst();
-                calls.add(i, rider.call());
-                replies.add(i, rider.reply());
+                WaitingCheck check = waiting.pollFirst();
+                calls.add(i, check.call());
+                replies.add(i, check.reply());
             }
         }
 
         private void flush() {
-            if (!riders.isEmpty() && !calls.isEmpty()) {
+            if (!waiting.isEmpty() && !calls.isEmpty()) {
                 board();
             }
             List<CheckCall> sending = calls;

@@ -73,7 +73,7 @@ public final class Leases {
         final LocalRate rate = new LocalRate();
         final AtomicBoolean taking = new AtomicBoolean();
         /** Tokens to give back that could not go back into their lease (it closed meanwhile). */
-        final AtomicLong owed = new AtomicLong();
+        final AtomicLong toGiveBack = new AtomicLong();
         volatile Bucket bucket;
         final AtomicReference<Lease> lease = new AtomicReference<>();
         /** What the store last said the bucket holds; -1 before it said. */
@@ -257,7 +257,7 @@ public final class Leases {
     private void drop(Entry entry) {
         holding.remove(entry);
         Lease lease = entry.lease.getAndSet(null);
-        long tokens = (lease == null ? 0 : lease.leftover()) + entry.owed.getAndSet(0);
+        long tokens = (lease == null ? 0 : lease.leftover()) + entry.toGiveBack.getAndSet(0);
         if (tokens > 0) {
             counters(entry.rule)[LOST].increment(tokens);
         }
@@ -284,7 +284,7 @@ public final class Leases {
 
     /** Gives {@code tokens} and what refunds owe {@code entry} back to the store, as a settlement of {@code bucket}. */
     private void returnLeftover(Entry entry, Bucket bucket, long leftover) {
-        long tokens = leftover + entry.owed.getAndSet(0);
+        long tokens = leftover + entry.toGiveBack.getAndSet(0);
         if (tokens == 0) {
             return;
         }
@@ -303,7 +303,7 @@ public final class Leases {
             if (!used[i].refund(cost)) {
                 // the lease closed meanwhile, its leftover given back without this cost: it goes back next
                 Entry entry = entry(rules.get(i).id(), buckets.get(i), nanoClock.getAsLong());
-                entry.owed.addAndGet(cost);
+                entry.toGiveBack.addAndGet(cost);
                 holding.add(entry); // the next sweep gives it back
             }
         }

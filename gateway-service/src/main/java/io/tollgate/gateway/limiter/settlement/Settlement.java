@@ -4,7 +4,7 @@ import io.tollgate.gateway.proxy.AnswerWatcher;
 
 /**
  * What one admitted request owes the store once its answer ends: watches the answer go past and, when the
- * exchange is over, settles what the answer used and gives back the request's leases ({@code Limiter.owed}).
+ * exchange is over, settles what the answer used and gives back the request's leases ({@code Limiter.settlementOf}).
  */
 public interface Settlement extends AnswerWatcher {
 

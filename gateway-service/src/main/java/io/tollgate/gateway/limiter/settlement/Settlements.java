@@ -81,14 +81,14 @@ public final class Settlements {
                 charged.add(d);
             }
         }
-        return charged == null && leased == null ? null : new Tab(charged, leased);
+        return charged == null && leased == null ? null : new RequestSettlement(charged, leased);
     }
 
     /**
      * Gives back what a request that is not forwarded spent in the buckets that allowed it: rules that count by
      * another client (another hash tag) were checked in calls of their own, and one of them refused it. A
      * settlement of minus its cost per spent bucket, one call per hash tag, carried with the loop's other calls.
-     * A concurrency lease is given back by the request's {@link Tab} instead.
+     * A concurrency lease is given back by the request's {@link RequestSettlement} instead.
      */
     public void giveBack(List<RuleDecision> decisions) {
         List<RuleDecision> spent = null;
@@ -112,7 +112,7 @@ public final class Settlements {
     }
 
     /** One request's settlements and leases; its methods run on the request's event loop. */
-    final class Tab implements Settlement {
+    final class RequestSettlement implements Settlement {
 
         private final List<RuleDecision> charged;
         private final UsageMeter[] meters;
@@ -120,7 +120,7 @@ public final class Settlements {
         private boolean answered;
         private boolean closed;
 
-        private Tab(List<RuleDecision> charged, List<RuleDecision> leased) {
+        private RequestSettlement(List<RuleDecision> charged, List<RuleDecision> leased) {
             this.charged = charged == null ? List.of() : charged;
             this.leased = leased == null ? List.of() : leased;
             this.meters = new UsageMeter[this.charged.size()];
@@ -233,7 +233,7 @@ public final class Settlements {
 
     /**
      * Sends {@code deltas} of {@code settling}'s buckets, each on its {@code grounds}, one call per hash tag (one
-     * rule's: {@link Tab#ended}).
+     * rule's: {@link RequestSettlement#ended}).
      */
     private void settle(List<RuleDecision> settling, List<Long> deltas, List<Ground> grounds) {
         boolean[] sent = new boolean[settling.size()];
