@@ -22,7 +22,7 @@ import io.tollgate.rules.domain.Rule;
  * compact form ({@link ClientTable}), so a request never waits on the network for it. The request path reads one
  * immutable state ({@link DirectoryCopy}) from a volatile field: no lock, no store or network call, one SHA-256 of
  * the API key when a rule needs the client (the same digest names its counter keys), and none for a key the thread
- * saw lately in the same state ({@link RecentCallers}). Pages of changes are applied
+ * saw lately in the same state ({@link RecentClients}). Pages of changes are applied
  * off the event loop, one writer at a time, each published whole.
  */
 @ApplicationScoped
@@ -46,11 +46,11 @@ public class Directory {
     private int warnedAt;
     private volatile DirectoryCopy copy = DirectoryCopy.EMPTY;
     /** Each thread's callers of late, so a key that comes again is not digested and looked up again. */
-    private final FastThreadLocal<RecentCallers> recent = new FastThreadLocal<>() {
+    private final FastThreadLocal<RecentClients> recent = new FastThreadLocal<>() {
 
         @Override
-        protected RecentCallers initialValue() {
-            return new RecentCallers();
+        protected RecentClients initialValue() {
+            return new RecentClients();
         }
     };
     private volatile boolean loaded;
@@ -86,17 +86,17 @@ public class Directory {
      * The client {@code apiKey} names. The key is digested once: the digest finds the client in the directory and
      * is what its counter keys carry, so the key itself goes no further.
      */
-    public Caller caller(String apiKey) {
+    public DirectoryClient client(String apiKey) {
         DirectoryCopy now = copy;
-        RecentCallers recent = this.recent.get();
-        Caller known = recent.find(apiKey, now);
+        RecentClients recent = this.recent.get();
+        DirectoryClient known = recent.find(apiKey, now);
         if (known != null) {
             return known;
         }
         byte[] digest = Digests.of(apiKey);
         Profile profile = now.clients().size() == 0 ? null : Digests.find(now.clients(), digest);
-        Terms tenant = profile == null || profile.tenant() == null ? null : now.tenants().get(profile.tenant());
-        Caller caller = new Caller(CounterKeys.digested(digest), profile, tenant, policies, now);
+        PlanAndOverrides tenant = profile == null || profile.tenant() == null ? null : now.tenants().get(profile.tenant());
+        DirectoryClient caller = new DirectoryClient(CounterKeys.digested(digest), profile, tenant, policies, now);
         recent.keep(apiKey, caller);
         return caller;
     }

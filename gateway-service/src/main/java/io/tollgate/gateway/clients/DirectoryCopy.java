@@ -10,7 +10,7 @@ import java.util.Map;
  * @param clients the clients by digest
  * @param tenants each tenant's plan and overrides, by id (unmodifiable)
  */
-record DirectoryCopy(long seq, ClientTable clients, Map<String, Terms> tenants) {
+record DirectoryCopy(long seq, ClientTable clients, Map<String, PlanAndOverrides> tenants) {
 
     static final DirectoryCopy EMPTY = new DirectoryCopy(0, ClientTable.EMPTY, Map.of());
 }

@@ -33,8 +33,8 @@ final class DirectoryFile {
     static void write(DirectoryCopy copy, String source, OutputStream to) throws IOException {
         DirectoryCopyFormat.Writer out = new DirectoryCopyFormat.Writer(to, source, copy.seq());
         out.tenants(copy.tenants().size());
-        for (Map.Entry<String, Terms> tenant : copy.tenants().entrySet()) {
-            Terms terms = tenant.getValue();
+        for (Map.Entry<String, PlanAndOverrides> tenant : copy.tenants().entrySet()) {
+            PlanAndOverrides terms = tenant.getValue();
             out.tenant(tenant.getKey(), CODEC.write(new TenantEntry(terms.plan(), null, terms.overrides())));
         }
         Map<Profile, Integer> numbers = new IdentityHashMap<>();
@@ -69,7 +69,7 @@ final class DirectoryFile {
      * order) when it is not a whole, valid one.
      */
     static Read read(InputStream from) throws IOException {
-        Map<String, Terms> tenants = new HashMap<>();
+        Map<String, PlanAndOverrides> tenants = new HashMap<>();
         List<Profile> profiles = new ArrayList<>();
         ClientTable.Builder table = new ClientTable.Builder();
         long[] digest = new long[ClientTable.LONGS];
@@ -77,7 +77,7 @@ final class DirectoryFile {
 
             @Override
             public void tenant(String id, TenantEntry entry) {
-                tenants.put(id, new Terms(entry.plan(), entry.overrides()));
+                tenants.put(id, new PlanAndOverrides(entry.plan(), entry.overrides()));
             }
 
             @Override

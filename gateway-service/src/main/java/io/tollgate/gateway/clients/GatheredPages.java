@@ -19,7 +19,7 @@ import io.tollgate.rules.domain.TenantEntry;
 final class GatheredPages {
 
     /** Each tenant's latest change: its terms now, or null when it was deleted. */
-    private final Map<String, Terms> tenants = new HashMap<>();
+    private final Map<String, PlanAndOverrides> tenants = new HashMap<>();
     private final Map<Profile, Profile> interned = new HashMap<>();
     private long[] digests = new long[1024 * ClientTable.LONGS];
     private Profile[] profiles = new Profile[1024];
@@ -46,7 +46,7 @@ final class GatheredPages {
     void apply(DirectoryChanges page) {
         for (DirectoryChanges.TenantChange change : page.tenants()) {
             TenantEntry entry = change.entry();
-            tenants.put(change.id(), entry == null ? null : new Terms(entry.plan(), entry.overrides()));
+            tenants.put(change.id(), entry == null ? null : new PlanAndOverrides(entry.plan(), entry.overrides()));
         }
         for (DirectoryChanges.ClientChange change : page.clients()) {
             if (count == profiles.length) {
@@ -67,11 +67,11 @@ final class GatheredPages {
     }
 
     /** {@code before}'s tenants with the gathered tenant changes applied (unmodifiable). */
-    Map<String, Terms> tenantsOnto(Map<String, Terms> before) {
+    Map<String, PlanAndOverrides> tenantsOnto(Map<String, PlanAndOverrides> before) {
         if (tenants.isEmpty()) {
             return before;
         }
-        Map<String, Terms> after = new HashMap<>(before);
+        Map<String, PlanAndOverrides> after = new HashMap<>(before);
         tenants.forEach((id, terms) -> {
             if (terms == null) {
                 after.remove(id);

@@ -11,15 +11,15 @@ import io.tollgate.rules.domain.ClientEntry;
 final class Profile {
 
     private final String tenant;
-    private final Terms terms;
+    private final PlanAndOverrides terms;
 
-    Profile(String tenant, Terms terms) {
+    Profile(String tenant, PlanAndOverrides terms) {
         this.tenant = tenant;
         this.terms = terms;
     }
 
     static Profile of(ClientEntry entry) {
-        return new Profile(entry.tenant(), new Terms(entry.plan(), entry.overrides()));
+        return new Profile(entry.tenant(), new PlanAndOverrides(entry.plan(), entry.overrides()));
     }
 
     /** Its tenant, or null: a tenant of its own. */
@@ -28,7 +28,7 @@ final class Profile {
     }
 
     /** Its own plan (null: its tenant's) and overrides. */
-    Terms terms() {
+    PlanAndOverrides terms() {
         return terms;
     }
 

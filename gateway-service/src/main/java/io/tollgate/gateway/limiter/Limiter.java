@@ -10,8 +10,8 @@ import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.CounterKeys;
 import io.tollgate.counter.Decision;
 import io.tollgate.counter.Policy;
-import io.tollgate.gateway.clients.Caller;
 import io.tollgate.gateway.clients.Directory;
+import io.tollgate.gateway.clients.DirectoryClient;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.decision.Outcome;
 import io.tollgate.gateway.limiter.decision.RuleDecision;
@@ -81,7 +81,7 @@ public class Limiter {
     /** The verdict on {@code request} under {@code rules} (the enabled rules that match it). */
     public Future<Verdict> check(List<Rule> rules, HttpServerRequest request) {
         List<Group> groups = new ArrayList<>(2);
-        Caller caller = null; // the API key's client, looked up (and its key digested) once, when a rule counts by it
+        DirectoryClient caller = null; // the API key's client, looked up (and its key digested) once, when a rule counts by it
         String secret = null; // the last header value digested, so rules that count by one header digest it once
         CounterKeys.Client secretKey = null;
         List<RuleDecision> blocked = null;
@@ -96,7 +96,7 @@ public class Limiter {
             CounterKeys.Client client;
             boolean byClient = Directory.applies(rule);
             if (byClient) {
-                caller = caller != null ? caller : directory.caller(value.get());
+                caller = caller != null ? caller : directory.client(value.get());
                 client = caller.client();
             } else if (rule.key().kind() == KeySpec.Kind.HEADER) {
                 if (!value.get().equals(secret)) {
@@ -169,7 +169,7 @@ public class Limiter {
      */
     public Target target(Rule rule, String value) {
         if (Directory.applies(rule)) {
-            Caller caller = directory.caller(value);
+            DirectoryClient caller = directory.client(value);
             return target(rule, caller.client(), caller);
         }
         return target(rule, clientKey(rule.key(), value), null);
@@ -190,7 +190,7 @@ public class Limiter {
      * As {@link #target(Rule, String)}, with the client key made and, for a rule that counts by client of the
      * directory, the API key's client looked up ({@code caller}; null for a rule keyed otherwise).
      */
-    private Target target(Rule rule, CounterKeys.Client client, Caller caller) {
+    private Target target(Rule rule, CounterKeys.Client client, DirectoryClient caller) {
         boolean byClient = caller != null;
         Effective effective = byClient ? caller.effective(rule) : directory.own(rule);
         String key = byClient ? caller.bucketKey(rule) : CounterKeys.key(rule.id(), client);

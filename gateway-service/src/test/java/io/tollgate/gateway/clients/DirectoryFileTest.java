@@ -41,10 +41,10 @@ class DirectoryFileTest {
         assertThat(read.restore(new ByteArrayInputStream(file))).isEqualTo("http://rules:8081");
         assertThat(read.seq()).isEqualTo(42);
         assertThat(read.size()).isEqualTo(5_000);
-        assertThat(read.caller("k-17").effective(RULE).source()).isEqualTo("plan:pro");
-        assertThat(read.caller("k-3").effective(RULE).limit()).as("an override").isEqualTo(7);
-        assertThat(read.caller("k-4").effective(RULE).source()).as("its tenant's plan").isEqualTo("plan:pro");
-        assertThat(read.caller("k-5000").known()).isFalse();
+        assertThat(read.client("k-17").effective(RULE).source()).isEqualTo("plan:pro");
+        assertThat(read.client("k-3").effective(RULE).limit()).as("an override").isEqualTo(7);
+        assertThat(read.client("k-4").effective(RULE).source()).as("its tenant's plan").isEqualTo("plan:pro");
+        assertThat(read.client("k-5000").known()).isFalse();
         assertThat(save(read)).as("the same copy, the same bytes").isEqualTo(file);
     }
 

@@ -98,8 +98,8 @@ class DirectorySyncTest {
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }
-        assertThat(saved.caller("saved-" + id).known()).isTrue();
-        assertThat(saved.caller("other-" + id).known()).isTrue();
+        assertThat(saved.client("saved-" + id).known()).isTrue();
+        assertThat(saved.client("other-" + id).known()).isTrue();
     }
 
     private static long savedSeq(Path file) {

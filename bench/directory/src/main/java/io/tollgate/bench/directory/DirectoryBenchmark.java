@@ -15,15 +15,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tollgate.gateway.clients.Caller;
+import io.tollgate.gateway.clients.DirectoryClient;
 import io.tollgate.gateway.clients.Directory;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Rule;
 
 /**
  * What one request's rules cost the limiter for the client directory, in ns, as {@code limiter.Limiter} calls it:
- * {@code Directory.caller} (the SHA-256 of the API key and the lookup, once a request), then per rule
- * {@code Caller.effective} (the policy, worked out ahead), {@code tag} and {@code bucketKey}. {@code rule*}: the
+ * {@code Directory.client} (the SHA-256 of the API key and the lookup, once a request), then per rule
+ * {@code DirectoryClient.effective} (the policy, worked out ahead), {@code tag} and {@code bucketKey}. {@code rule*}: the
  * same calls on an empty directory, which skips the digest and lookup and gives every key the rule's own policy:
  * the rule-only path. {@code directory*}: {@code clients} generated clients ({@link Generated}), requests over
  * {@link #KEYS} of them, in random order. {@code *OneRule}: one rule keyed {@code api_key}; {@code *TwoRules}: it
@@ -80,17 +80,17 @@ public class DirectoryBenchmark {
     }
 
     private void oneRule(Directory directory, Blackhole bh) {
-        Caller caller = directory.caller(nextKey());
+        DirectoryClient caller = directory.client(nextKey());
         apply(caller, Generated.BY_KEY, bh);
     }
 
     private void twoRules(Directory directory, Blackhole bh) {
-        Caller caller = directory.caller(nextKey());
+        DirectoryClient caller = directory.client(nextKey());
         apply(caller, Generated.BY_KEY, bh);
         apply(caller, Generated.BY_TENANT, bh);
     }
 
-    private static void apply(Caller caller, Rule rule, Blackhole bh) {
+    private static void apply(DirectoryClient caller, Rule rule, Blackhole bh) {
         Effective effective = caller.effective(rule);
         bh.consume(effective.policy());
         bh.consume(caller.tag());

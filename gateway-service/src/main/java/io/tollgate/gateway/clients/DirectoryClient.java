@@ -11,21 +11,21 @@ import io.tollgate.rules.domain.Rule;
  * bucket each of its rules keyed {@code api_key} or {@code tenant} counts in and by which policy
  * (docs/clients-plans-tenants.md).
  */
-public final class Caller {
+public final class DirectoryClient {
 
     private final CounterKeys.Client client;
     private final Profile profile;
     /** The hash tag of its buckets: its tenant's id, or its own digest. */
     private final CounterKeys.Client tag;
-    private final Terms tenant;
+    private final PlanAndOverrides tenant;
     /** The policies of each rule by plan, as the directory keeps them. */
     private final RuleMemo<RulePolicies> policies;
     /** The state of the directory it was read from. */
     private final DirectoryCopy copy;
-    /** The bucket keys of its rules worked out so far: a caller kept by {@link RecentCallers} reuses them. */
+    /** The bucket keys of its rules worked out so far: a caller kept by {@link RecentClients} reuses them. */
     private volatile Keys keys;
 
-    Caller(CounterKeys.Client client, Profile profile, Terms tenant, RuleMemo<RulePolicies> policies,
+    DirectoryClient(CounterKeys.Client client, Profile profile, PlanAndOverrides tenant, RuleMemo<RulePolicies> policies,
             DirectoryCopy copy) {
         this.client = client;
         this.profile = profile;

@@ -21,7 +21,7 @@ import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.TenantEntry;
 
 /** The effective policy and the bucket of each rule for a client, tenant or unknown key (pure logic). */
-class CallerTest {
+class DirectoryClientTest {
 
     private static final Map<String, Limits> PLANS = Map.of(
             "free", new Limits(2L, null, null),
@@ -38,7 +38,7 @@ class CallerTest {
     @Test
     void anUnknownKeyGetsTheRulesOwnAndIsATenantOfItsOwn() {
         directory.apply(page(1, List.of(), List.of(client("someone-else", new ClientEntry(null, "pro", null, Map.of())))));
-        Caller caller = directory.caller("stranger");
+        DirectoryClient caller = directory.client("stranger");
         assertThat(caller.known()).isFalse();
         assertThat(caller.effective(BY_KEY).source()).isEqualTo(Effective.RULE);
         assertThat(caller.effective(BY_TENANT).limit()).isEqualTo(50);
@@ -49,7 +49,7 @@ class CallerTest {
 
     @Test
     void anApiKeyIsDigestedInItsBucketKeyEvenWhileTheDirectoryIsEmpty() {
-        Caller caller = new Directory(new SimpleMeterRegistry()).caller("sk_live_CUSTOMER_SECRET_1");
+        DirectoryClient caller = new Directory(new SimpleMeterRegistry()).client("sk_live_CUSTOMER_SECRET_1");
         // printf %s sk_live_CUSTOMER_SECRET_1 | sha256sum
         assertThat(caller.bucketKey(BY_KEY)).isEqualTo(
                 "rl:orders.write:{sha256:ec55d3b93511d9aa888074250efb3de48be4ab46844576740ab64a09de49f374}");
@@ -66,13 +66,13 @@ class CallerTest {
                         client("acme-2", new ClientEntry("acme", "free", null, Map.of("orders.write", OVERRIDE))),
                         client("gone", new ClientEntry("acme", "blocked", null, Map.of())))));
 
-        Caller free = directory.caller("free-key");
+        DirectoryClient free = directory.client("free-key");
         assertThat(free.effective(BY_KEY).source()).isEqualTo("plan:free");
         assertThat(free.effective(BY_KEY).burst()).as("a plan's limit without burst: burst = limit").isEqualTo(2);
         assertThat(free.effective(BY_TENANT).source()).as("its own tenant: its plan").isEqualTo("plan:free");
         assertThat(free.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{sha256:" + sha256("free-key") + "}");
 
-        Caller acme1 = directory.caller("acme-1");
+        DirectoryClient acme1 = directory.client("acme-1");
         assertThat(acme1.effective(BY_KEY).source()).as("no plan of its own: its tenant's").isEqualTo("plan:pro");
         assertThat(acme1.effective(BY_KEY).burst()).isEqualTo(200);
         assertThat(acme1.effective(BY_TENANT).source()).as("the tenant's override").isEqualTo(Effective.OVERRIDE);
@@ -80,24 +80,24 @@ class CallerTest {
         assertThat(acme1.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{acme}:sha256:" + sha256("acme-1"));
         assertThat(acme1.bucketKey(BY_TENANT)).isEqualTo("rl:orders.tenant:{acme}:@");
         assertThat(acme1.tag()).isEqualTo("acme");
-        assertThat(directory.caller("acme").bucketKey(BY_TENANT)).as("an unknown key spelled as the tenant's id")
+        assertThat(directory.client("acme").bucketKey(BY_TENANT)).as("an unknown key spelled as the tenant's id")
                 .isEqualTo("rl:orders.tenant:{sha256:" + sha256("acme") + "}").isNotEqualTo(acme1.bucketKey(BY_TENANT));
 
-        Caller acme2 = directory.caller("acme-2");
+        DirectoryClient acme2 = directory.client("acme-2");
         assertThat(acme2.effective(BY_KEY).source()).isEqualTo(Effective.OVERRIDE);
         assertThat(acme2.effective(BY_KEY).limit()).isEqualTo(500);
         assertThat(acme2.effective(BY_KEY).burst()).isEqualTo(500);
 
-        assertThat(directory.caller("gone").effective(BY_KEY).blocks()).isTrue();
+        assertThat(directory.client("gone").effective(BY_KEY).blocks()).isTrue();
     }
 
     @Test
     void eachPolicyIsWorkedOutOnceNotPerRequest() {
         directory.apply(page(1, List.of(), List.of(client("o", new ClientEntry(null, "pro", null,
                 Map.of("orders.write", OVERRIDE))), client("p", new ClientEntry(null, "pro", null, Map.of())))));
-        assertThat(directory.caller("o").effective(BY_KEY)).isSameAs(directory.caller("o").effective(BY_KEY));
-        assertThat(directory.caller("p").effective(BY_KEY)).isSameAs(directory.caller("p").effective(BY_KEY));
-        assertThat(directory.own(BY_KEY)).isSameAs(directory.caller("nobody").effective(BY_KEY));
+        assertThat(directory.client("o").effective(BY_KEY)).isSameAs(directory.client("o").effective(BY_KEY));
+        assertThat(directory.client("p").effective(BY_KEY)).isSameAs(directory.client("p").effective(BY_KEY));
+        assertThat(directory.own(BY_KEY)).isSameAs(directory.client("nobody").effective(BY_KEY));
         assertThat(directory.own(BY_KEY).policy()).isEqualTo(BY_KEY.policy());
     }
 
@@ -106,7 +106,7 @@ class CallerTest {
         directory.apply(page(1, List.of(new TenantChange("acme", new TenantEntry("pro", null, Map.of()))),
                 List.of(client("a", new ClientEntry("acme", null, null, Map.of())))));
         directory.apply(page(2, List.of(new TenantChange("acme", null)), List.of()));
-        Caller a = directory.caller("a");
+        DirectoryClient a = directory.client("a");
         assertThat(a.effective(BY_KEY).source()).isEqualTo(Effective.RULE);
         assertThat(a.effective(BY_TENANT).source()).isEqualTo(Effective.RULE);
         assertThat(a.bucketKey(BY_TENANT)).as("still counted with its tenant").isEqualTo("rl:orders.tenant:{acme}:@");
@@ -115,13 +115,13 @@ class CallerTest {
     @Test
     void aKeyThatComesAgainIsReadOnceUntilTheDirectoryChanges() {
         directory.apply(page(1, List.of(), List.of(client("k", new ClientEntry(null, "free", null, Map.of())))));
-        Caller first = directory.caller("k");
+        DirectoryClient first = directory.client("k");
         String key = first.bucketKey(BY_KEY);
-        assertThat(directory.caller(new String("k"))).as("the same key in another string").isSameAs(first);
+        assertThat(directory.client(new String("k"))).as("the same key in another string").isSameAs(first);
         assertThat(first.bucketKey(BY_KEY)).as("its bucket key worked out once").isSameAs(key);
 
         directory.apply(page(2, List.of(), List.of(client("k", new ClientEntry(null, "pro", null, Map.of())))));
-        Caller after = directory.caller("k");
+        DirectoryClient after = directory.client("k");
         assertThat(after).isNotSameAs(first);
         assertThat(after.effective(BY_KEY).source()).as("read from the changed directory").isEqualTo("plan:pro");
         assertThat(after.bucketKey(BY_KEY)).isEqualTo(key);
@@ -131,22 +131,22 @@ class CallerTest {
     void keysThatShareASlotEachGetTheirOwnCaller() {
         assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
         directory.apply(page(1, List.of(), List.of(client("Aa", new ClientEntry(null, "pro", null, Map.of())))));
-        assertThat(directory.caller("Aa").known()).isTrue();
-        Caller bb = directory.caller("BB");
+        assertThat(directory.client("Aa").known()).isTrue();
+        DirectoryClient bb = directory.client("BB");
         assertThat(bb.known()).isFalse();
         assertThat(bb.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{sha256:" + sha256("BB") + "}");
-        assertThat(directory.caller("Aa").effective(BY_KEY).source()).isEqualTo("plan:pro");
-        assertThat(directory.caller("A").known()).as("a shorter key").isFalse();
+        assertThat(directory.client("Aa").effective(BY_KEY).source()).isEqualTo("plan:pro");
+        assertThat(directory.client("A").known()).as("a shorter key").isFalse();
     }
 
     @Test
     void aRuleReplacedUnderItsIdGetsTheBucketKeyOfItsKind() {
-        Caller caller = directory.caller("t");
+        DirectoryClient caller = directory.client("t");
         assertThat(caller.bucketKey(BY_KEY)).isEqualTo("rl:orders.write:{sha256:" + sha256("t") + "}");
         Rule sameIdByTenant = Rule.of("orders.write", "/orders/**", KeySpec.TENANT, 10, Duration.ofMinutes(1));
         directory.apply(page(1, List.of(new TenantChange("acme", new TenantEntry("pro", null, Map.of()))),
                 List.of(client("t", new ClientEntry("acme", null, null, Map.of())))));
-        assertThat(directory.caller("t").bucketKey(sameIdByTenant)).isEqualTo("rl:orders.write:{acme}:@");
+        assertThat(directory.client("t").bucketKey(sameIdByTenant)).isEqualTo("rl:orders.write:{acme}:@");
     }
 
     private static String sha256(String key) {

@@ -12,9 +12,9 @@ import io.tollgate.rules.domain.Rule;
  * A plan and per-rule overrides, as a client or a tenant of the directory has them; each override is made into
  * the rule's {@link Effective} policy once per rule, not per request. Equal when plan and overrides are.
  */
-final class Terms {
+final class PlanAndOverrides {
 
-    static final Terms NONE = new Terms(null, Map.of());
+    static final PlanAndOverrides NONE = new PlanAndOverrides(null, Map.of());
 
     /** Kept for a rule this has no override of. */
     private static final Effective NO_OVERRIDE = new Effective(0, Duration.ZERO, 0, "none", null);
@@ -25,7 +25,7 @@ final class Terms {
     private final Map<String, Limits> overrides;
     private final RuleMemo<Effective> resolved;
 
-    Terms(String plan, Map<String, Limits> overrides) {
+    PlanAndOverrides(String plan, Map<String, Limits> overrides) {
         this.plan = plan;
         this.overrides = overrides == null ? Map.of() : overrides;
         this.resolved = this.overrides.isEmpty() ? null : new RuleMemo<>(MEMO);
@@ -55,7 +55,7 @@ final class Terms {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Terms t && Objects.equals(plan, t.plan) && overrides.equals(t.overrides);
+        return other instanceof PlanAndOverrides t && Objects.equals(plan, t.plan) && overrides.equals(t.overrides);
     }
 
     @Override

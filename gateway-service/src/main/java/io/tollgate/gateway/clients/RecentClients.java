@@ -8,22 +8,22 @@ package io.tollgate.gateway.clients;
  * it would have saved. It holds API keys in the gateway's memory, as the requests that carried them do; nothing of
  * it is written anywhere, and a key is compared in time that does not depend on where it differs.
  */
-final class RecentCallers {
+final class RecentClients {
 
     static final int SLOTS = 1024;
 
     private final String[] keys = new String[SLOTS];
-    private final Caller[] callers = new Caller[SLOTS];
+    private final DirectoryClient[] callers = new DirectoryClient[SLOTS];
 
     /** The caller {@code apiKey} named in {@code copy}, when this thread read it there recently; else null. */
-    Caller find(String apiKey, DirectoryCopy copy) {
+    DirectoryClient find(String apiKey, DirectoryCopy copy) {
         int slot = slot(apiKey);
-        Caller known = callers[slot];
+        DirectoryClient known = callers[slot];
         return known != null && known.readFrom(copy) && sameKey(apiKey, keys[slot]) ? known : null;
     }
 
     /** Keeps {@code caller}, the caller {@code apiKey} names, in place of whatever had its slot. */
-    void keep(String apiKey, Caller caller) {
+    void keep(String apiKey, DirectoryClient caller) {
         int slot = slot(apiKey);
         keys[slot] = apiKey;
         callers[slot] = caller;
