@@ -1,8 +1,8 @@
 -- arguments: reads and checks the KEYS and ARGV that check and peek share, then reads every bucket the one way
 -- both read it.
 -- The catalog sends it after its prelude (fail, which answers 'ERR tollgate <script>: <message>';
--- "local ALGORITHMS = { <one slot per algorithm> }" with the slots ARGV names marked; the locals read_leases and
--- take_lease, which concurrency.lua fills) and the algorithm files, and the script's driver after it.
+-- "local ALGORITHMS = { <one slot per algorithm> }" with the slots ARGV names marked; the locals read_leases,
+-- take_lease and renew_lease, which concurrency.lua fills) and the algorithm files, and the script's driver after it.
 --
 -- KEYS[1..N]  bucket keys rl:<rule-id>:{<client-key>}; the keys of one client share one hash tag, so one
 --             shard. Several clients in one call: on standalone Redis; on a Cluster through on_node.lua
@@ -20,7 +20,8 @@
 --             delta is spent whatever the bucket holds (it may go into debt), a negative one given back (never
 --             above the capacity), 0 changes nothing. A settled key always allows and never makes another
 --             key of its client fail; it is written whether or not the client's checked keys allow. A
---             concurrency key is settled only with s-1: its lease (the id in burst's place) is given back.
+--             concurrency key is settled only with s-1 (its lease, the id in burst's place, is given back) or s0
+--             (it is renewed: see concurrency.lua).
 -- then, for several clients, one per client g from ARGV[1 + 5N + 1]: how many of the keys, in order, are
 --             client g's (whole numbers summing to N). Without them the N keys are one client's.
 -- Leaves: n (the key count), now, policy (per key i at 5(i-1)+1..+5: its algorithm's decide, limit,
@@ -113,9 +114,9 @@ for i = 1, n do
     end
   end
   if settles then
-    if leases and cost ~= -1 then
+    if leases and cost ~= -1 and cost ~= 0 then
       return fail('cost of key ' .. i .. ' settles a concurrency key, which holds leases, not units: only s-1 gives'
-        .. ' its lease back, was "' .. text .. '"')
+        .. ' its lease back and s0 renews it, was "' .. text .. '"')
     end
     settled = settled or {}
     settled[i] = true

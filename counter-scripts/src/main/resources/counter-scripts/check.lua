@@ -20,7 +20,7 @@
 --             A settled key answers 1, remaining after the settlement, 0, reset_ms; it never makes another key
 --             of its client fail, and it is written whatever the client's checked keys decide.
 --             A concurrency key answers retry_after_ms 0 and reset_ms 0 (see concurrency.lua); settled by -1,
---             it gives its lease back.
+--             it gives its lease back; by 0, it renews it.
 -- Nonsense arguments return an error naming the argument and its value, never a decision: every argument
 -- is read before the first bucket, and every bucket before the first write, so an error writes nothing.
 
@@ -64,7 +64,12 @@ for g = 1, last and clients or 1 do
       -- nil: a settlement of 0, which writes nothing
       if value ~= nil then
         if leased and leased[i] and settled and settled[i] then
-          redis.call('ZREM', key, string.format('%d', policy[5 * (i - 1) + 4]))
+          local lease_id = string.format('%d', policy[5 * (i - 1) + 4])
+          if pending[r + 2] then
+            renew_lease(key, now, pending[r + 2], lease_id)
+          else
+            redis.call('ZREM', key, lease_id)
+          end
           value = written and read_leases(key, now)
         elseif leased and leased[i] then
           value = take_lease(key, now, pending[r + 2], policy[5 * (i - 1) + 4], value)

@@ -18,9 +18,13 @@
 -- Release: the gateway gives a lease back when the response ends, as a settlement of the key by -1 (s-1), which
 -- the write phase runs as ZREM key <lease_id> (so a release rides in the loop's coalesced call), or with a plain
 -- ZREM; the last lease released deletes the key. A lease already expired or released removes nothing.
+-- Renewal: while its response runs (a stream, a WebSocket), the gateway renews the lease every third of lease_ms,
+-- as a settlement of the key by 0 (s0): a lease still live then ends lease_ms from now (ZADD XX GT, and the key's
+-- PEXPIREAT ... GT); one expired or given back stays gone. So a live gateway's long requests keep their slots, and
+-- a dead gateway's come back within lease_ms.
 -- Per-key reply: allowed (live + 1 <= limit), remaining (limit - live, less this lease when allowed; never below
--- 0), retry_after_ms 0 when rejected (a slot may free at any moment), reset_ms 0. A release answers 1, 0, 0, 0:
--- its key is not read.
+-- 0), retry_after_ms 0 when rejected (a slot may free at any moment), reset_ms 0. A release or a renewal answers
+-- 1, 0, 0, 0: its key is not read.
 
 -- The live leases of key at now, false when none (or the key is of another kind); an error reply as a table.
 read_leases = function(key, now)
@@ -50,12 +54,24 @@ take_lease = function(key, now, expire_at, lease_id, live)
   return live
 end
 
+-- Renews lease lease_id of key until expire_at when it is live at now (its expiry after now); a lease expired,
+-- given back, or a key of another kind is left as it is.
+renew_lease = function(key, now, expire_at, lease_id)
+  local held = redis.pcall('ZSCORE', key, lease_id)
+  if type(held) ~= 'string' or tonumber(held) <= now then
+    return
+  end
+  redis.call('ZADD', key, 'XX', 'GT', string.format('%d', expire_at), lease_id)
+  redis.call('PEXPIREAT', key, string.format('%d', math.ceil(expire_at / 1000)), 'GT')
+end
+
 ALGORITHMS.concurrency = function(live, limit, lease_ms, lease_id, now, cost, settle)
   live = live or 0
   local free = math.max(0, limit - live)
   if settle then
-    -- a release (arguments.lua lets s-1 only; the key was not read): the write phase gives the lease back
-    return 1, 0, 0, 0, false, nil, 0, 0
+    -- a release (s-1) or a renewal (s0; arguments.lua lets no other through; the key was not read): the write
+    -- phase gives the lease back, or renews it until lease_ms from now
+    return 1, 0, 0, 0, false, cost == 0 and now + lease_ms * 1000 or nil, 0, 0
   end
   if live + 1 <= limit then
     return 1, limit - live - 1, 0, 0, live, now + lease_ms * 1000, free, 0

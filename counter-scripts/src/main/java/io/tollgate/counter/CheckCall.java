@@ -92,15 +92,16 @@ public record CheckCall(List<String> keys, List<String> args) {
     }
 
     /**
-     * Refuses what no settlement takes: a concurrency policy settled by other than -1 (which gives its lease back),
+     * Refuses what no settlement takes: a concurrency policy settled by other than -1 (which gives its lease back)
+     * or 0 (which renews it),
      * a delta out of range (the script answers both with an error).
      */
     static void checkSettled(List<Policy> policies, List<Long> deltas) {
         for (int i = 0; i < policies.size(); i++) {
             long delta = deltas.get(i);
-            if (policies.get(i).algorithm() == Algorithm.CONCURRENCY && delta != -1) {
+            if (policies.get(i).algorithm() == Algorithm.CONCURRENCY && delta != -1 && delta != 0) {
                 throw new IllegalArgumentException("key " + (i + 1) + " is a concurrency key: only -1 (its lease given"
-                        + " back) settles it, was " + delta);
+                        + " back) or 0 (its lease renewed) settles it, was " + delta);
             }
             if (delta < -Policy.MAX_COST || delta > Policy.MAX_COST) {
                 throw new IllegalArgumentException("delta of key " + (i + 1) + " must be from -" + Policy.MAX_COST

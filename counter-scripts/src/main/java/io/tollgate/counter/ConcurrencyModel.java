@@ -71,17 +71,29 @@ final class ConcurrencyModel implements CounterModel {
     }
 
     /**
-     * A release ({@code delta} -1, as the Lua's argument check allows only): the lease named by the policy is given
-     * back; the reply is 1, 0, 0, 0 (the key is not read). The next state is null when no lease is left (the key
+     * A release ({@code delta} -1): the lease named by the policy is given back; a renewal ({@code delta} 0): that
+     * lease, when live, ends {@code periodMs} from now and the key lives as long (a lease expired or given back stays
+     * gone). The reply is 1, 0, 0, 0 (the key is not read). The next state is null when no lease is left (the key
      * goes).
      */
     @Override
     public Step settle(BucketState stored, Policy policy, long nowMicros, long delta) {
-        if (delta != -1) {
-            throw new IllegalArgumentException("a concurrency key is settled only by -1 (its lease given back)");
+        if (delta != -1 && delta != 0) {
+            throw new IllegalArgumentException("a concurrency key is settled only by -1 (its lease given back) or 0"
+                    + " (its lease renewed)");
         }
-        State left = stored instanceof State s ? s.release(policy.burst()) : null;
-        return new Step(new Decision(true, 0, 0, 0), left, 0, 0);
+        State held = stored instanceof State s ? s : null;
+        if (delta == -1) {
+            return new Step(new Decision(true, 0, 0, 0), held == null ? null : held.release(policy.burst()), 0, 0);
+        }
+        Long expiry = held == null ? null : held.leases().get(policy.burst());
+        if (expiry == null || expiry <= nowMicros) {
+            return new Step(new Decision(true, 0, 0, 0), held, 0, 0);
+        }
+        long renewed = Math.max(expiry, nowMicros + policy.periodMs() * 1000);
+        Map<Long, Long> leases = new HashMap<>(held.leases());
+        leases.put(policy.burst(), renewed);
+        return new Step(new Decision(true, 0, 0, 0), new State(leases, Math.max(held.expiresAt(), renewed)), 0, 0);
     }
 
     /** Exists while a lease is live; remaining is limit - live leases. */

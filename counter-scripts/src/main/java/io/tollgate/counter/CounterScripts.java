@@ -39,7 +39,7 @@ public final class CounterScripts {
      * How concurrency keys are read and written (a sorted set, not a value): locals that {@code concurrency.lua}
      * fills, and {@code arguments.lua} and {@code check.lua} call, when the call names that algorithm.
      */
-    private static final String LEASE_STORE = "local read_leases, take_lease\n";
+    private static final String LEASE_STORE = "local read_leases, take_lease, renew_lease\n";
 
     private static final Script CHECK = assemble("check", "", "check.lua");
     private static final Script CHECK_ON_NODE = assemble("check_on_node", read("on_node.lua"), "check.lua");

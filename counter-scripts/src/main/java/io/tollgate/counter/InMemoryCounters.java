@@ -72,7 +72,8 @@ public final class InMemoryCounters {
      * negative one given back (never above the capacity), 0 changes nothing. Every key is written and answers
      * allowed, as the Lua script answers {@link CheckCall#settle} with the same arguments.
      *
-     * A concurrency key is settled only by -1: its lease (the policy's) is given back, as {@link #release} does.
+     * A concurrency key is settled only by -1, its lease (the policy's) given back as {@link #release} does, or by
+     * 0, its lease renewed when live.
      *
      * @throws IllegalArgumentException
      * for a concurrency policy settled by other than -1, before anything is written
@@ -89,8 +90,12 @@ public final class InMemoryCounters {
                 Policy policy = policies.get(i);
                 Step step = CounterModel.of(policy.algorithm()).settle(states.get(keys.get(i)), policy, nowMicros,
                         deltas.get(i));
-                if (policy.algorithm() == Algorithm.CONCURRENCY) {
+                if (policy.algorithm() == Algorithm.CONCURRENCY && deltas.get(i) == -1) {
                     releaseLocked(keys.get(i), policy.burst()); // its lease, given back
+                } else if (policy.algorithm() == Algorithm.CONCURRENCY) {
+                    if (step.next() != null) {
+                        states.put(keys.get(i), step.next()); // its lease, renewed when it was live
+                    }
                 } else if (step.next() != null) {
                     states.put(keys.get(i), step.next());
                 }

@@ -102,7 +102,7 @@ class ConcurrencyScriptTest extends RedisScriptTestBase {
     }
 
     @Test
-    void a_settlement_of_a_concurrency_key_is_an_error_and_writes_nothing() {
+    void a_settlement_of_a_concurrency_key_other_than_a_release_or_renewal_is_an_error_and_writes_nothing() {
         String who = "lease-settle-" + System.nanoTime();
         String tb = CounterKeys.key("tb", who);
         String lease = CounterKeys.key("inflight", who);
@@ -141,6 +141,40 @@ class ConcurrencyScriptTest extends RedisScriptTestBase {
         assertThat(counters.settle(List.of(key), List.of(two(1)), List.of(-1L), t0 + 2_000))
                 .containsExactly(new Decision(true, 0, 0, 0));
         assertThat(counters.size()).as("the last lease given back forgets the key").isZero();
+    }
+
+    @Test
+    void a_settlement_of_zero_renews_a_live_lease_and_never_one_expired_or_given_back() {
+        String key = freshKey("renew");
+        long t0 = base();
+        check(key, two(1), 1, t0);
+        check(key, two(2), 1, t0 + 1_000);
+        check(key, two(3), 1, t0 + 2_000); // rejected: both slots taken
+        client.release(key, 2);
+
+        // half a second in, lease 1 (ending at t0 + 1 s) renewed: it ends a second from then
+        assertThat(settle(key, two(1), 0, t0 + 500_000)).isEqualTo(new Decision(true, 0, 0, 0));
+        assertThat(StoredValues.describeKey(client, key)).isEqualTo("z:1@" + (t0 + 1_500_000));
+        assertThat(expiryMs(key)).as("the key lives as long as the renewed lease").isEqualTo(t0 / 1000 + 1500);
+        assertThat(settle(key, two(2), 0, t0 + 600_000)).as("a lease given back is not renewed")
+                .isEqualTo(new Decision(true, 0, 0, 0));
+        assertThat(StoredValues.describeKey(client, key)).isEqualTo("z:1@" + (t0 + 1_500_000));
+        assertThat(check(key, Policy.lease(1, 1000, 4), 1, t0 + 1_200_000).allowed())
+                .as("past the lease's first end it still holds its slot").isFalse();
+
+        // an expired lease stays expired: renewing it at t0 + 2 s changes nothing
+        settle(key, two(1), 0, t0 + 2_000_000);
+        assertThat(StoredValues.describeKey(client, key)).isEqualTo("z:1@" + (t0 + 1_500_000));
+        assertThat(check(key, Policy.lease(1, 1000, 5), 1, t0 + 2_000_000).allowed()).isTrue();
+
+        InMemoryCounters counters = new InMemoryCounters();
+        counters.check(List.of(key), List.of(two(1)), t0);
+        counters.settle(List.of(key), List.of(two(1)), List.of(0L), t0 + 500_000);
+        assertThat(counters.check(List.of(key), List.of(Policy.lease(1, 1000, 4)), t0 + 1_200_000).get(0).allowed())
+                .as("the Java twin renews alike").isFalse();
+        counters.settle(List.of(key), List.of(two(1)), List.of(0L), t0 + 2_000_000);
+        assertThat(counters.check(List.of(key), List.of(Policy.lease(1, 1000, 5)), t0 + 2_000_000).get(0).allowed())
+                .isTrue();
     }
 
     @Test

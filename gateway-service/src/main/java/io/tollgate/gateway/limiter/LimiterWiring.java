@@ -40,7 +40,7 @@ class LimiterWiring {
                 new CircuitBreaker(breaker.window(), breaker.failureRate(), breaker.openFor().toNanos(),
                         System::nanoTime),
                 registry);
-        Settlements settlements = new Settlements(store, config.settle().maxUsage(),
+        Settlements settlements = new Settlements(store, vertx, config.settle().maxUsage(),
                 config.settle().maxDecodedSize().asLongValue(), registry);
         Leases leases = null;
         if (config.leases().enabled()) {

@@ -16,6 +16,9 @@ import io.vertx.core.Future;
  */
 public interface CounterStore {
 
+    /** The settlement that renews a lease. */
+    List<Long> RENEW = List.of(0L);
+
     /**
      * One decision per bucket, in order; a failed future when the store cannot answer. A Vert.x future,
      * not a Mutiny Uni: this is the per-request path, and Quarkus wraps every Uni callback for context
@@ -52,5 +55,13 @@ public interface CounterStore {
     /** Gives back the lease a {@code concurrency} check took in {@code bucket} (its policy names the lease). */
     default Future<Void> release(Bucket bucket) {
         return Future.failedFuture(new UnsupportedOperationException("this store holds no leases"));
+    }
+
+    /**
+     * Renews the lease a {@code concurrency} check took in {@code bucket}: when still live, it ends a lease time
+     * ({@code periodMs}) from now; one expired or given back stays gone. A settlement of 0 of its key.
+     */
+    default Future<Void> renew(Bucket bucket) {
+        return settle(List.of(bucket), RENEW).mapEmpty();
     }
 }

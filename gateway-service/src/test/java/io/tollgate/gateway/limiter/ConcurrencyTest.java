@@ -88,6 +88,22 @@ class ConcurrencyTest {
     }
 
     @Test
+    void aRequestHeldLongerThanItsLeaseKeepsItsSlotWhileItRuns() throws Exception {
+        install("""
+                [{"id": "inflight", "match": {"path": "/**"}, "key": "api_key", "algorithm": "concurrency",
+                  "limit": 1, "lease": "1s", "failure_mode": "closed"}]""");
+        CompletableFuture<HttpResponse<String>> held = send("/hold", Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> heldByBackend() == 1);
+        // three lease times and more: without renewal the slot would have come back after the first
+        await("the running request holds the one slot throughout").during(Duration.ofMillis(3500))
+                .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> send("/hold", Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS).statusCode() == 429);
+        backend("/__release");
+        assertThat(held.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        await("the slot given back once the answer ends").atMost(Duration.ofSeconds(5)).until(() -> remaining() == 1);
+    }
+
+    @Test
     void aClientThatGivesUpFreesItsSlotAndTheBackendsRequestIsStopped() throws Exception {
         CompletableFuture<HttpResponse<String>> impatient = send("/hold", Duration.ofSeconds(1));
         await().atMost(Duration.ofSeconds(10)).until(() -> heldByBackend() == 1);

@@ -172,6 +172,15 @@ public final class GuardedStore {
         }
     }
 
+    /** Renews a lease, whatever the breaker says: a lease not renewed ends when its time is up. */
+    public Future<Void> renew(Bucket bucket) {
+        try {
+            return store.renew(bucket);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
     /** A store call in flight: answered by the store or, once {@code timeout} has passed, failed. */
     private final class Call {
 

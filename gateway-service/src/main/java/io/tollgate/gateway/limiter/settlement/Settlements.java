@@ -24,6 +24,7 @@ import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.Settle;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 
 /**
@@ -43,14 +44,20 @@ import io.vertx.core.buffer.Buffer;
  * <p>
  * A lease is given back when the exchange ends, however it ends, and at once for a request that is not forwarded
  * after all (another client's rule rejected it): a settlement of -1 of its key, which the script runs as
- * {@code ZREM}, carried with the loop's other calls like any settlement.
+ * {@code ZREM}, carried with the loop's other calls like any settlement. While the exchange runs (a long download,
+ * an event stream, a WebSocket), its leases are renewed every third of their time (a settlement of 0), so a live
+ * gateway's long exchanges keep their slots and a dead gateway's come back when their time is up.
  */
 public final class Settlements {
 
     private static final Logger LOG = Logger.getLogger(Settlements.class);
     private static final long LOG_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
+    /** A lease is renewed every this part of its time while its exchange runs. */
+    static final int RENEWALS_PER_LEASE = 3;
+
     private final GuardedStore store;
+    private final Vertx vertx;
     private final long maxUsage;
     private final long maxDecodedBytes;
     private final MeterRegistry registry;
@@ -58,8 +65,9 @@ public final class Settlements {
     private final ConcurrentHashMap<String, Long> loggedAt = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Settle, Supplier<UsageMeter>> meters = new ConcurrentHashMap<>();
 
-    public Settlements(GuardedStore store, long maxUsage, long maxDecodedBytes, MeterRegistry registry) {
+    public Settlements(GuardedStore store, Vertx vertx, long maxUsage, long maxDecodedBytes, MeterRegistry registry) {
         this.store = store;
+        this.vertx = vertx;
         this.maxUsage = maxUsage;
         this.maxDecodedBytes = maxDecodedBytes;
         this.registry = registry;
@@ -119,6 +127,8 @@ public final class Settlements {
         private final List<RuleDecision> leased;
         private boolean answered;
         private boolean closed;
+        /** The timer that renews the leases while the exchange runs; -1 without leases. */
+        private final long renewals;
 
         private RequestSettlement(List<RuleDecision> charged, List<RuleDecision> leased) {
             this.charged = charged == null ? List.of() : charged;
@@ -126,6 +136,23 @@ public final class Settlements {
             this.meters = new UsageMeter[this.charged.size()];
             for (int i = 0; i < meters.length; i++) {
                 meters[i] = meter(this.charged.get(i).rule().settle());
+            }
+            long every = Long.MAX_VALUE;
+            for (RuleDecision d : this.leased) {
+                every = Math.min(every, Math.max(1, d.bucket().policy().periodMs() / RENEWALS_PER_LEASE));
+            }
+            // on the request's event loop, as its other calls: the timer fires on the context that set it
+            this.renewals = this.leased.isEmpty() ? -1 : vertx.setPeriodic(every, id -> renew());
+        }
+
+        /** Renews each lease: one still live ends a lease time from now (one expired stays gone). */
+        private void renew() {
+            if (closed) {
+                return;
+            }
+            for (RuleDecision d : leased) {
+                store.renew(d.bucket()).onFailure(err -> LOG.debugf("lease of %s not renewed (it may expire): %s",
+                        d.rule().id(), err.toString()));
             }
         }
 
@@ -199,6 +226,9 @@ public final class Settlements {
         }
 
         private void release() {
+            if (renewals >= 0) {
+                vertx.cancelTimer(renewals);
+            }
             for (RuleDecision d : leased) {
                 store.release(d.bucket()).onFailure(err -> LOG.debugf("lease of %s not given back (it expires): %s",
                         d.rule().id(), err.toString()));
