@@ -315,6 +315,12 @@ public class Limiter {
         }
         group.buckets.forEach(b -> rejections.forget(b.key())); // a probe's mark must not outlive it
         List<RuleDecision> decided = failure.decide(group.rules, group.effective, group.buckets, why);
+        for (int i = 0; i < decided.size(); i++) {
+            // a 429 of the failure mode is a rejection its client saw: top names it as any other
+            if (!decided.get(i).outcome().passes() && DecisionMetrics.counted(group.rules.get(i))) {
+                rejectedClients.rejected(group.rules.get(i).id(), group.clients.get(i));
+            }
+        }
         if (why instanceof GuardedStore.TimedOut slow) {
             slow.late().onSuccess(said -> answeredLate(group, decided, said));
         }
