@@ -24,7 +24,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Talks to the rules service: {@code GET /api/v1/rules} with {@code If-None-Match}, the pages of client
+ * Talks to the rules service (each answer's body is asked for inside the request's step, which runs on the event
+ * loop the answer arrives on: chained from another thread, a fast answer could come whole first, and Vert.x drops
+ * the chunks no handler takes, leaving an empty body): {@code GET /api/v1/rules} with {@code If-None-Match}, the pages of
+ * client
  * directory changes ({@code GET /api/v1/directory?since=}), and the {@code /api/v1/rules/watch} event stream.
  * Every call says who is asking ({@link PollHeaders}).
  */
@@ -111,8 +114,7 @@ final class RulesClient {
             options.putHeader("If-None-Match", "\"" + knownVersion + "\"");
         }
         return client.request(options)
-                .compose(request -> request.send())
-                .compose(response -> response.body().map(body -> answer(response, body)));
+                .compose(request -> request.send().compose(response -> response.body().map(body -> answer(response, body))));
     }
 
     /** The directory changes after {@code since}, at most {@code limit} of them. */
@@ -121,14 +123,13 @@ final class RulesClient {
                 .setIdleTimeout(timeoutMs)
                 .setConnectTimeout(timeoutMs);
         return client.request(options)
-                .compose(request -> request.send())
-                .compose(response -> response.body().map(body -> {
+                .compose(request -> request.send().compose(response -> response.body().map(body -> {
                     if (response.statusCode() != 200) {
                         throw new IllegalStateException("directory answered " + response.statusCode());
                     }
                     return new DirectoryPage(body, "true".equalsIgnoreCase(response.getHeader(DIRECTORY_RESET)),
                             seqHeader(response.getHeader(DIRECTORY_SEQ)));
-                }));
+                })));
     }
 
     /** The whole directory ({@code GET /api/v1/directory/copy}), its body to be read as it arrives. */
@@ -170,8 +171,7 @@ final class RulesClient {
         }
         RequestOptions options = options(query.toString()).setIdleTimeout(timeoutMs).setConnectTimeout(timeoutMs);
         return client.request(options)
-                .compose(request -> request.send())
-                .compose(response -> response.body().map(body -> {
+                .compose(request -> request.send().compose(response -> response.body().map(body -> {
                     if (response.statusCode() != 200) {
                         throw new IllegalStateException("client lookup answered " + response.statusCode());
                     }
@@ -183,7 +183,7 @@ final class RulesClient {
                         }
                     }
                     return labels;
-                }));
+                })));
     }
 
     /** Opens the watch stream; events and its end are delivered to {@code events} on an event loop. */
@@ -192,8 +192,7 @@ final class RulesClient {
                 .setConnectTimeout(timeoutMs)
                 .putHeader("Accept", "text/event-stream");
         return client.request(options)
-                .compose(request -> request.send())
-                .compose(response -> {
+                .compose(request -> request.send().compose(response -> {
                     if (response.statusCode() != 200) {
                         return Future.failedFuture("watch answered " + response.statusCode());
                     }
@@ -202,7 +201,7 @@ final class RulesClient {
                     response.endHandler(v -> events.closed(null));
                     response.exceptionHandler(events::closed);
                     return Future.succeededFuture();
-                });
+                }));
     }
 
     void close() {

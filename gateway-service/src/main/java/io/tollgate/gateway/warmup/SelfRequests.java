@@ -148,9 +148,9 @@ final class SelfRequests {
 
     private Future<Answer> exchange(RequestOptions options, Buffer body) {
         return client.request(options)
-                .compose(request -> body == null ? request.send() : request.send(body))
-                .compose(response -> response.body().map(ignored -> new Answer(response.statusCode(),
-                        UNSPENT.equals(response.getHeader("RateLimit-Remaining")))));
+                .compose(request -> (body == null ? request.send() : request.send(body))
+                        .compose(response -> response.body().map(ignored -> new Answer(response.statusCode(),
+                                UNSPENT.equals(response.getHeader("RateLimit-Remaining"))))));
     }
 
     private void count(AsyncResult<Answer> result) {

@@ -51,11 +51,12 @@ class GatewayCalls {
         if (gateway.authorization() != null) {
             options.putHeader(HttpHeaders.AUTHORIZATION, gateway.authorization());
         }
+        // the body asked for in the turn the head arrives, on the client's event loop: chained from another
+        // thread, a fast answer can come whole before body() is, and Vert.x drops chunks no handler takes
         return client.request(options)
-                .compose(request -> request.send())
-                .compose(response -> response.body()
+                .compose(request -> request.send().compose(response -> response.body()
                         .map(body -> new Answer(response.statusCode(),
-                                response.getHeader(HttpHeaders.CONTENT_TYPE), body)));
+                                response.getHeader(HttpHeaders.CONTENT_TYPE), body))));
     }
 
     @PreDestroy
