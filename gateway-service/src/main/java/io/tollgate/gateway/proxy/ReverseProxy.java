@@ -159,6 +159,8 @@ public class ReverseProxy {
                     sent[0] = out;
                     return send(request, out, upstream, watching);
                 })
+                // the answer is delivered on the context this chain is built on, the request's: relay sets the body's
+                // handlers in the turn the head arrives, before any of the body (Vert.x drops chunks no handler takes)
                 .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching))
                 .onFailure(err -> {
                     done.tryFail(failure(err, upstream));

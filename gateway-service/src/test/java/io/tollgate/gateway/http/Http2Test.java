@@ -9,7 +9,9 @@ import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -130,6 +132,30 @@ class Http2Test {
         // own query is one more
         assertThat(backendCount("connections") - connectionsBefore).isLessThanOrEqualTo(2);
         assertThat(backendHits()).isEqualTo(20);
+    }
+
+    @Test
+    void answersOfManyStreamsAtOnceFromAnH2cUpstreamArriveWhole() throws Exception {
+        long connectionsBefore = backendCount("connections");
+        List<String> uris = IntStream.range(0, 40)
+                .mapToObj(i -> i % 2 == 0 ? "/h2c/echo/" + i : "/h2c/" + i + "/trailers")
+                .toList();
+        try (H2Client h2 = new H2Client(port(), false)) {
+            List<Answer> answers = h2.getAll(uris);
+            for (int i = 0; i < uris.size(); i++) {
+                Answer answer = answers.get(i);
+                assertThat(answer.status()).isEqualTo(200);
+                if (i % 2 == 0) {
+                    assertThat(new JsonObject(answer.body()).getString("uri")).isEqualTo(uris.get(i));
+                } else {
+                    assertThat(answer.body()).isEqualTo("first part, last part");
+                    assertThat(answer.trailers().get("grpc-status")).isEqualTo("0");
+                }
+            }
+        }
+        // forty streams at once still share the loop's one HTTP/2 connection; the count's own query is one more
+        assertThat(backendCount("connections") - connectionsBefore).isLessThanOrEqualTo(2);
+        assertThat(backendHits()).isEqualTo(40);
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.tollgate.gateway.support;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -35,6 +37,18 @@ public final class H2Client implements AutoCloseable {
 
     /** Sends {@code method uri} with {@code headers} and {@code body} (null: none), and waits for the whole answer. */
     public Answer send(HttpMethod method, String uri, MultiMap headers, Buffer body) throws Exception {
+        return await(exchange(method, uri, headers, body));
+    }
+
+    /** GETs all of {@code uris} at once, as concurrent streams of the one connection; their answers in that order. */
+    public List<Answer> getAll(List<String> uris) throws Exception {
+        List<Future<Answer>> answers = uris.stream()
+                .map(uri -> exchange(HttpMethod.GET, uri, MultiMap.caseInsensitiveMultiMap(), null))
+                .toList();
+        return await(Future.all(answers).map(all -> all.<Answer>list()));
+    }
+
+    private Future<Answer> exchange(HttpMethod method, String uri, MultiMap headers, Buffer body) {
         RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1").setPort(port).setURI(uri);
         // The body is asked for inside the request's step, which runs on the event loop the answer is delivered on,
         // so it is asked for before any of the body comes. Chained from this (the test's) thread, that step can be
@@ -46,10 +60,11 @@ public final class H2Client implements AutoCloseable {
                             .compose(response -> response.body()
                                     .map(whole -> new Answer(response.statusCode(), response.version(),
                                             response.headers(), whole.toString(), response.trailers())));
-                })
-                .toCompletionStage()
-                .toCompletableFuture()
-                .get(10, TimeUnit.SECONDS);
+                });
+    }
+
+    private static <T> T await(Future<T> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     public Answer get(String uri, String... headerPairs) throws Exception {
