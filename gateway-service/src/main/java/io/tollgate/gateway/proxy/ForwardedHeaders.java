@@ -37,6 +37,9 @@ final class ForwardedHeaders {
         }
         out.set(PROTO, request.scheme() == null ? "http" : request.scheme());
         String host = request.getHeader(HttpHeaders.HOST);
+        if (host == null && request.authority() != null) {
+            host = request.authority().toString(); // HTTP/2 carries it as :authority, not Host
+        }
         if (host != null) {
             out.set(HOST, host);
         }

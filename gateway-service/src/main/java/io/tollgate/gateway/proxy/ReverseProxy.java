@@ -24,8 +24,6 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -33,7 +31,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
-import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.streams.Pipe;
@@ -63,13 +60,10 @@ public class ReverseProxy {
 
     static final String CLIENT_IDLE_TIMEOUT = "quarkus.http.idle-timeout";
 
-    /** Keep-alive connections per event loop and upstream. */
-    private static final int CONNECTIONS_PER_LOOP = 200;
-
     private final Vertx vertx;
     private final ClientAddress clientAddress;
     private final Upstreams upstreams;
-    private final HttpClient offLoop;
+    private final UpstreamClients offLoop;
     private final PerEventLoop<Loop> byLoop;
     private final long connectTimeoutMs;
     private final long idleTimeoutMs;
@@ -82,8 +76,9 @@ public class ReverseProxy {
         this.idleTimeoutMs = config.gateway().upstreamTimeout().toMillis();
         checkClientIdleTimeout(ConfigProvider.getConfig().getOptionalValue(CLIENT_IDLE_TIMEOUT, Duration.class),
                 config.gateway().upstreamTimeout());
-        this.offLoop = newClient();
-        this.byLoop = new PerEventLoop<>(thread -> new Loop(newClient(), new StallWatch(vertx, idleTimeoutMs)));
+        this.offLoop = new UpstreamClients(vertx);
+        this.byLoop = new PerEventLoop<>(
+                thread -> new Loop(new UpstreamClients(vertx), new StallWatch(vertx, idleTimeoutMs)));
     }
 
     /**
@@ -100,13 +95,8 @@ public class ReverseProxy {
         }
     }
 
-    private HttpClient newClient() {
-        return vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setDecompressionSupported(false),
-                new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_LOOP));
-    }
-
-    /** An event loop's own upstream client, and the watch over the answers it streams. */
-    private record Loop(HttpClient client, StallWatch stalls) {
+    /** An event loop's own upstream clients, and the watch over the answers they stream. */
+    private record Loop(UpstreamClients clients, StallWatch stalls) {
     }
 
     /** The calling event loop's own; null off an event loop (the shared client then, unwatched). */
@@ -164,11 +154,13 @@ public class ReverseProxy {
             });
         }
         AnswerWatcher watching = watcher;
-        (loop == null ? offLoop : loop.client()).request(options)
+        (loop == null ? offLoop : loop.clients()).of(upstream.protocol()).request(options)
                 .compose(out -> {
                     sent[0] = out;
                     return send(request, out, upstream, watching);
                 })
+                // the answer is delivered on the context this chain is built on, the request's: relay sets the body's
+                // handlers in the turn the head arrives, before any of the body (Vert.x drops chunks no handler takes)
                 .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching))
                 .onFailure(err -> {
                     done.tryFail(failure(err, upstream));
@@ -225,8 +217,12 @@ public class ReverseProxy {
         // the upstream's silence is timed until the head; from there the loop's stall watch times the body
         StallWatch.Watched body = loop == null ? null : loop.stalls().watch(in);
         ReadStream<Buffer> relayed = body == null ? in : body;
-        if (watcher != AnswerWatcher.NONE) {
-            relayed = new Tapped(relayed, watcher::body);
+        boolean mayTrail = in.version() == HttpVersion.HTTP_2 || !in.headers().contains(HttpHeaders.CONTENT_LENGTH);
+        if (watcher != AnswerWatcher.NONE || mayTrail) {
+            // trailers (gRPC's grpc-status among them) go out with the answer's end, to a client that can take them:
+            // HTTP/2, or HTTP/1.1 chunked
+            relayed = new Tapped(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
+                    mayTrail ? () -> HopByHop.copy(in.trailers(), response.trailers()) : null);
         }
         unendedOnFailure(relayed).to(response).onComplete(piped -> {
             if (body != null) {
@@ -323,7 +319,7 @@ public class ReverseProxy {
         offLoop.close();
         byLoop.all().forEach(loop -> {
             loop.stalls().close();
-            loop.client().close();
+            loop.clients().close();
         });
     }
 }

@@ -6,20 +6,26 @@ import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.streams.ReadStream;
 
-/** A body as a pipe reads it, each piece shown to {@code tap} before it goes on. */
+/**
+ * A body as a pipe reads it, each piece shown to {@code tap} before it goes on, and its end to {@code atEnd}
+ * before the pipe ends its destination (where an answer's trailers are copied while they can still be sent).
+ */
 final class Tapped implements ReadStream<Buffer> {
 
     private final ReadStream<Buffer> source;
     private final Consumer<Buffer> tap;
+    private final Runnable atEnd;
 
-    Tapped(ReadStream<Buffer> source, Consumer<Buffer> tap) {
+    /** {@code tap} or {@code atEnd} may be null: that one is not called. */
+    Tapped(ReadStream<Buffer> source, Consumer<Buffer> tap, Runnable atEnd) {
         this.source = source;
         this.tap = tap;
+        this.atEnd = atEnd;
     }
 
     @Override
     public ReadStream<Buffer> handler(Handler<Buffer> handler) {
-        source.handler(handler == null ? null : chunk -> {
+        source.handler(handler == null || tap == null ? handler : chunk -> {
             tap.accept(chunk);
             handler.handle(chunk);
         });
@@ -52,7 +58,10 @@ final class Tapped implements ReadStream<Buffer> {
 
     @Override
     public ReadStream<Buffer> endHandler(Handler<Void> endHandler) {
-        source.endHandler(endHandler);
+        source.endHandler(endHandler == null || atEnd == null ? endHandler : v -> {
+            atEnd.run();
+            endHandler.handle(v);
+        });
         return this;
     }
 }

@@ -9,7 +9,11 @@ import java.util.Map;
 import io.tollgate.gateway.config.ConfigError;
 import io.tollgate.gateway.config.GatewayConfig;
 
-/** The route table: the default upstream plus prefix routes, the longest matching prefix first. */
+/**
+ * The route table: the default upstream plus prefix routes, the longest matching prefix first. An upstream URL's
+ * scheme says how the gateway speaks to it: {@code http} and {@code https} HTTP/1.1, {@code h2c} HTTP/2 in clear
+ * text by prior knowledge, {@code h2} HTTP/2 over TLS (ALPN), as Traefik's {@code h2c://} server URLs.
+ */
 final class Upstreams {
 
     private final Upstream fallback;
@@ -48,25 +52,46 @@ final class Upstreams {
         return fallback;
     }
 
-    /** One backend: where to connect and the path to put before the request's own. */
-    record Upstream(String host, int port, boolean ssl, String basePath, String authority) {
+    /** How the gateway speaks to an upstream, named by its URL's scheme. */
+    enum Protocol {
+
+        /** {@code http://} and {@code https://}. */
+        HTTP_1_1,
+        /** {@code h2c://}: HTTP/2 without TLS, by prior knowledge (no upgrade round trip). */
+        H2C,
+        /** {@code h2://}: HTTP/2 over TLS, chosen by ALPN. */
+        H2;
+
+        static Protocol of(String scheme) {
+            return switch (scheme == null ? "" : scheme) {
+                case "http", "https" -> HTTP_1_1;
+                case "h2c" -> H2C;
+                case "h2" -> H2;
+                default -> null;
+            };
+        }
+    }
+
+    /** One backend: where to connect, how to speak to it, and the path to put before the request's own. */
+    record Upstream(String host, int port, boolean ssl, Protocol protocol, String basePath, String authority) {
 
         static Upstream of(String key, URI url) {
             String scheme = url.getScheme();
-            if (!"http".equals(scheme) && !"https".equals(scheme)) {
-                throw ConfigError.of(key, url, "must be an http:// or https:// URL");
+            Protocol protocol = Protocol.of(scheme);
+            if (protocol == null) {
+                throw ConfigError.of(key, url, "must be an http://, https://, h2c:// or h2:// URL");
             }
             if (url.getHost() == null) {
                 throw ConfigError.of(key, url, "must name a host");
             }
-            boolean ssl = "https".equals(scheme);
+            boolean ssl = "https".equals(scheme) || protocol == Protocol.H2;
             int port = url.getPort() > 0 ? url.getPort() : ssl ? 443 : 80;
             String base = url.getRawPath() == null || url.getRawPath().equals("/") ? "" : url.getRawPath();
             if (base.endsWith("/")) {
                 base = base.substring(0, base.length() - 1);
             }
             String authority = url.getPort() > 0 ? url.getHost() + ":" + url.getPort() : url.getHost();
-            return new Upstream(url.getHost(), port, ssl, base, authority);
+            return new Upstream(url.getHost(), port, ssl, protocol, base, authority);
         }
     }
 }

@@ -30,6 +30,30 @@ class UpstreamsTest {
     }
 
     @Test
+    void theSchemeSaysWhichProtocolTheUpstreamSpeaks() {
+        Upstreams upstreams = new Upstreams(config("http://default:9000", Map.of(
+                "tls", route("/tls", "https://tls.internal"),
+                "h2c", route("/h2c", "h2c://grpc.internal:50051/base"),
+                "h2", route("/h2", "h2://grpc.internal"))));
+        assertThat(upstreams.forPath("/x")).extracting("protocol", "ssl")
+                .containsExactly(Upstreams.Protocol.HTTP_1_1, false);
+        assertThat(upstreams.forPath("/tls/x")).extracting("protocol", "ssl", "port")
+                .containsExactly(Upstreams.Protocol.HTTP_1_1, true, 443);
+        assertThat(upstreams.forPath("/h2c/x")).extracting("protocol", "ssl", "port", "basePath", "authority")
+                .containsExactly(Upstreams.Protocol.H2C, false, 50051, "/base", "grpc.internal:50051");
+        assertThat(upstreams.forPath("/h2/x")).extracting("protocol", "ssl", "port")
+                .containsExactly(Upstreams.Protocol.H2, true, 443);
+    }
+
+    @Test
+    void anUnknownSchemeFailsTheStartNamingTheRoutesKey() {
+        assertThatThrownBy(() -> new Upstreams(config("http://x", Map.of("grpc", route("/g", "grpc://y:50051")))))
+                .isInstanceOf(ConfigError.class)
+                .hasMessageStartingWith("tollgate.gateway.routes.\"grpc\".url=grpc://y:50051")
+                .hasMessageContaining("h2c://");
+    }
+
+    @Test
     void badUrlsAndPrefixesFailNamingTheKey() {
         assertThatThrownBy(() -> new Upstreams(config("ftp://x", Map.of())))
                 .isInstanceOf(ConfigError.class)

@@ -46,6 +46,9 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             config.put("tollgate.gateway.upstream", backend.url());
             config.put("tollgate.gateway.routes.dead.prefix", "/dead");
             config.put("tollgate.gateway.routes.dead.url", "http://127.0.0.1:" + closedPort());
+            // the same backend spoken to in HTTP/2 by prior knowledge, under /h2c (its client is made on first use)
+            config.put("tollgate.gateway.routes.h2c.prefix", "/h2c");
+            config.put("tollgate.gateway.routes.h2c.url", "h2c://127.0.0.1:" + backend.port());
             config.put("tollgate.gateway.upstream-timeout", args.getOrDefault("upstream-timeout", "700ms"));
             config.put("tollgate.gateway.instance-id", "gw-test");
             if (args.containsKey("trusted-proxies")) {
@@ -88,6 +91,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // cut ProxyIT's slow reader; ClusterIT's client-type=cluster failed every check of CoalescingIT)
             config.put("quarkus.http.idle-timeout", args.getOrDefault("idle-timeout", "75s"));
             config.put("tollgate.store.timeout", args.getOrDefault("store.timeout", "20ms"));
+            config.put("quarkus.http.limits.max-body-size", args.getOrDefault("max-body-size", "100G"));
             // the tests of the store path count what each request spends in the store; the lease tests turn
             // leases on ("leases" = "on")
             config.put("tollgate.leases.enabled", Boolean.toString("on".equals(args.get("leases"))));

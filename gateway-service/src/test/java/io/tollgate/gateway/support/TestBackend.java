@@ -29,7 +29,9 @@ import io.vertx.core.json.JsonObject;
  * {@code /usage/json/<v>} at {@code /usage/total_tokens} of a JSON body, {@code /usage/sse/<v>} in the last
  * event but one of a {@code text/event-stream} answer (then {@code data: [DONE]}); {@code <v>} is sent as it is
  * (nonsense included); compressed ones under {@code /coded/} ({@link CompressedAnswers}). {@code /hold} answers
- * only when {@code /__release} is called; {@code /__held} says how many wait.
+ * only when {@code /__release} is called; {@code /__held} says how many wait. {@code .../trailers} answers with a
+ * body and the trailers {@code grpc-status: 0} and {@code X-Checksum}, as a gRPC server ends a call. The backend
+ * speaks HTTP/1.1 and, by prior knowledge, HTTP/2 in clear text (h2c); the echo says which ({@code version}).
  * Counted for the tests of broken streams: uploads whose first bytes arrived ({@code uploadsStarted}),
  * uploads that broke off before their end ({@code uploadsBroken}) and downloads whose reader went away
  * before their end ({@code downloadsBroken}, and their URIs: {@code brokenDownloads}).
@@ -40,6 +42,8 @@ public final class TestBackend implements AutoCloseable {
 
     private final Vertx vertx = Vertx.vertx();
     private final AtomicLong hits = new AtomicLong();
+    /** Connections accepted, of either protocol (an HTTP/2 connection carries many requests). */
+    private final AtomicLong connections = new AtomicLong();
     private final AtomicLong uploadsStarted = new AtomicLong();
     private final AtomicLong uploadsBroken = new AtomicLong();
     /** URIs of the downloads that broke off, once per break: their count is {@code downloadsBroken}. */
@@ -51,7 +55,10 @@ public final class TestBackend implements AutoCloseable {
     public TestBackend() throws Exception {
         server = vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(64 * 1024))
                 .requestHandler(this::handle)
-                .connectionHandler(c -> c.exceptionHandler(e -> LOG.warnf("backend connection failed: %s", e)))
+                .connectionHandler(c -> {
+                    connections.incrementAndGet();
+                    c.exceptionHandler(e -> LOG.warnf("backend connection failed: %s", e));
+                })
                 .listen(0, "127.0.0.1")
                 .toCompletionStage()
                 .toCompletableFuture()
@@ -71,6 +78,7 @@ public final class TestBackend implements AutoCloseable {
         if (path.equals("/__hits")) {
             request.response().end(new JsonObject().put("hits", hits.get())
                     .put("uploadsStarted", uploadsStarted.get())
+                    .put("connections", connections.get())
                     .put("uploadsBroken", uploadsBroken.get())
                     .put("downloadsBroken", brokenDownloads.size())
                     .put("brokenDownloads", new JsonArray(List.copyOf(brokenDownloads)))
@@ -127,6 +135,13 @@ public final class TestBackend implements AutoCloseable {
                     .write(Buffer.buffer(new byte[Integer.parseInt(path.substring("/stall/".length()))]));
             return;
         }
+        if (path.endsWith("/trailers")) {
+            HttpServerResponse response = request.response().setChunked(true).putHeader("Content-Type", "text/plain");
+            response.write("first part, ");
+            response.trailers().add("grpc-status", "0").add("X-Checksum", "c0ffee");
+            response.end("last part");
+            return;
+        }
         if (path.startsWith("/break/")) {
             breakOff(request, Integer.parseInt(path.substring("/break/".length())));
             return;
@@ -156,6 +171,8 @@ public final class TestBackend implements AutoCloseable {
                     .end(new JsonObject()
                             .put("method", request.method().name())
                             .put("uri", request.uri())
+                            .put("version", request.version().name())
+                            .put("authority", String.valueOf(request.authority()))
                             .put("headers", headers)
                             .put("bytes", bytes.get())
                             .put("crc", crc.getValue())

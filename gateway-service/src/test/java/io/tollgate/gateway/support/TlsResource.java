@@ -1,0 +1,69 @@
+package io.tollgate.gateway.support;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A {@link GatewayResource} whose gateway also listens for TLS, set up as docs/protocols.md says: its {@code keytool}
+ * commands run as written (in a fresh folder, choosing a random {@code TLS_PASSWORD}) and its properties are the
+ * gateway's, the keystore's path made absolute and the HTTPS port a free one ({@code test.tls.port}). The
+ * certificate the clients trust is {@code test.tls.certificate}.
+ */
+public class TlsResource extends GatewayResource {
+
+    static final Path PAGE = Path.of("..", "docs", "protocols.md");
+
+    @Override
+    public Map<String, String> start() {
+        Map<String, String> config = new java.util.HashMap<>(super.start());
+        try {
+            String page = Files.readString(PAGE);
+            Path dir = Files.createTempDirectory("tollgate-tls");
+            // the page's commands as written; then the password they chose, for the properties below
+            String script = block(page, "sh", "keytool -genkeypair") + "\nprintf %s \"$TLS_PASSWORD\" > password\n";
+            Process run = new ProcessBuilder("bash", "-euc", script)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            String output = new String(run.getInputStream().readAllBytes());
+            if (!run.waitFor(60, TimeUnit.SECONDS) || run.exitValue() != 0) {
+                throw new IllegalStateException("the documented keytool commands failed: " + output);
+            }
+            String password = Files.readString(dir.resolve("password"));
+            for (String line : block(page, "properties", "key-store.p12.path").lines().toList()) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String key = line.substring(0, line.indexOf('=')).trim();
+                String value = line.substring(line.indexOf('=') + 1).trim();
+                if (value.endsWith(".p12")) {
+                    value = dir.resolve(value).toAbsolutePath().toString();
+                }
+                config.put(key, value.replace("${TLS_PASSWORD}", password));
+            }
+            String port = Integer.toString(closedPort());
+            config.put("quarkus.http.ssl-port", port);
+            config.put("quarkus.http.test-ssl-port", port);
+            config.put("test.tls.port", port);
+            config.put("test.tls.certificate", dir.resolve("gateway.crt").toAbsolutePath().toString());
+            return config;
+        } catch (Exception e) {
+            throw new IllegalStateException("TLS set-up as docs/protocols.md says failed", e);
+        }
+    }
+
+    /** The first fenced block of {@code language} on {@code page} that contains {@code marker}. */
+    static String block(String page, String language, String marker) {
+        Matcher m = Pattern.compile("```" + language + "\\n(.*?)```", Pattern.DOTALL).matcher(page);
+        while (m.find()) {
+            if (m.group(1).contains(marker)) {
+                return m.group(1);
+            }
+        }
+        throw new IllegalStateException(PAGE + " has no " + language + " block with " + marker);
+    }
+}
