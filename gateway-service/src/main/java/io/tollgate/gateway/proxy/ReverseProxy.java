@@ -139,7 +139,7 @@ public class ReverseProxy {
         Loop loop = loop();
         HttpClientRequest[] sent = new HttpClientRequest[1];
         if (watcher != AnswerWatcher.NONE) {
-            AnswerWatcher once = new Once(watcher);
+            AnswerWatcher once = new EndedOnce(watcher);
             watcher = once;
             HttpServerResponse response = request.response();
             response.closeHandler(v -> {
@@ -221,7 +221,7 @@ public class ReverseProxy {
         if (watcher != AnswerWatcher.NONE || mayTrail) {
             // trailers (gRPC's grpc-status among them) go out with the answer's end, to a client that can take them:
             // HTTP/2, or HTTP/1.1 chunked
-            relayed = new Tapped(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
+            relayed = new WatchedBody(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
                     mayTrail ? () -> HopByHop.copy(in.trailers(), response.trailers()) : null);
         }
         unendedOnFailure(relayed).to(response).onComplete(piped -> {
@@ -240,12 +240,12 @@ public class ReverseProxy {
     }
 
     /** A watcher told of the exchange's end once, however many ways it ends. */
-    private static final class Once implements AnswerWatcher {
+    private static final class EndedOnce implements AnswerWatcher {
 
         private final AnswerWatcher watcher;
         private boolean ended;
 
-        Once(AnswerWatcher watcher) {
+        EndedOnce(AnswerWatcher watcher) {
             this.watcher = watcher;
         }
 

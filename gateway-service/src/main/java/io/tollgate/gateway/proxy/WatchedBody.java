@@ -10,14 +10,14 @@ import io.vertx.core.streams.ReadStream;
  * A body as a pipe reads it, each piece shown to {@code tap} before it goes on, and its end to {@code atEnd}
  * before the pipe ends its destination (where an answer's trailers are copied while they can still be sent).
  */
-final class Tapped implements ReadStream<Buffer> {
+final class WatchedBody implements ReadStream<Buffer> {
 
     private final ReadStream<Buffer> source;
     private final Consumer<Buffer> tap;
     private final Runnable atEnd;
 
     /** {@code tap} or {@code atEnd} may be null: that one is not called. */
-    Tapped(ReadStream<Buffer> source, Consumer<Buffer> tap, Runnable atEnd) {
+    WatchedBody(ReadStream<Buffer> source, Consumer<Buffer> tap, Runnable atEnd) {
         this.source = source;
         this.tap = tap;
         this.atEnd = atEnd;
