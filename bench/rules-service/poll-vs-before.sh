@@ -5,7 +5,9 @@
 # (called with its admin token). wrk sends GET /api/v1/rules with If-None-Match naming the current version,
 # Authorization and Tollgate-Gateway (answered 304) to each in turn, ROUNDS rounds after a warm-up of each, the
 # order swapped from round to round. The table gives req/s per round, the ratio this / before per round and the
-# ratio of the medians.
+# ratio of the medians; and each service's CPU a poll (its JVM's user + system time over the round ÷ the polls
+# answered), which a busy machine disturbs far less than req/s: polls per CPU-second is what req/s would be with
+# the cores to itself.
 #
 # Writes bench/results/<UTC date-time>-poll-vs-before.md. Needs wrk, curl, java 17, psql/createdb/dropdb and a
 # local PostgreSQL (trust auth for user postgres); this tree's packaged rules service and the earlier one's
@@ -70,29 +72,39 @@ poll() {
   etag=$(curl -fsI -H "Authorization: Bearer $auth" "$base/api/v1/rules" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
   status=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $auth" -H "If-None-Match: $etag" "$base/api/v1/rules")
   [ "$status" = 304 ] || { echo "$1: expected 304 for If-None-Match $etag, got $status" >&2; exit 1; }
+  local ticks_before ticks_after requests
+  ticks_before=$(cpu_ticks "${PID_OF[$1]}")
   out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$2" -H "Authorization: Bearer $auth" -H "If-None-Match: $etag" \
     -H 'Tollgate-Gateway: bench-gateway' "$base/api/v1/rules")
+  ticks_after=$(cpu_ticks "${PID_OF[$1]}")
   if grep -q "Non-2xx or 3xx" <<<"$out"; then echo "$1: answers other than 304" >&2; echo "$out" >&2; exit 1; fi
-  awk '/Requests\/sec/{print $2}' <<<"$out"
+  requests=$(awk '/requests in/{print $1}' <<<"$out")
+  # req/s, then the service's CPU per poll in µs (user + system, of its JVM only: not PostgreSQL's)
+  echo "$(awk '/Requests\/sec/{print $2}' <<<"$out") $(awk -v t=$((ticks_after - ticks_before)) -v hz="$(getconf CLK_TCK)" \
+    -v n="$requests" 'BEGIN{printf "%.1f", t * 1e6 / hz / n}')"
 }
+# cpu_ticks PID: the process's user + system CPU, in clock ticks
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 poll this "$WARMUP" >/dev/null
 poll before "$WARMUP" >/dev/null
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-ROWS="" THIS=() EARLIER=()
+ROWS="" THIS=() EARLIER=() THIS_CPU=() EARLIER_CPU=()
 for round in $(seq 1 "$ROUNDS"); do
   if [ $((round % 2)) = 1 ]; then
-    a=$(poll this "$DURATION"); b=$(poll before "$DURATION"); order="this, then before"
+    read -r a ac <<<"$(poll this "$DURATION")"; read -r b bc <<<"$(poll before "$DURATION")"; order="this, then before"
   else
-    b=$(poll before "$DURATION"); a=$(poll this "$DURATION"); order="before, then this"
+    read -r b bc <<<"$(poll before "$DURATION")"; read -r a ac <<<"$(poll this "$DURATION")"; order="before, then this"
   fi
-  THIS+=("$a") EARLIER+=("$b")
-  ROWS+="| $round | $order | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}') |"$'\n'
+  THIS+=("$a") EARLIER+=("$b") THIS_CPU+=("$ac") EARLIER_CPU+=("$bc")
+  ROWS+="| $round | $order | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}') | $ac | $bc | $(awk -v a="$ac" -v b="$bc" 'BEGIN{printf "%.2f", b/a}') |"$'\n'
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 M_THIS=$(median "${THIS[@]}")
 M_BEFORE=$(median "${EARLIER[@]}")
+M_THIS_CPU=$(median "${THIS_CPU[@]}")
+M_BEFORE_CPU=$(median "${EARLIER_CPU[@]}")
 
 RESULT="$ROOT/bench/results/$STARTED-poll-vs-before.md"
 {
@@ -105,10 +117,13 @@ RESULT="$ROOT/bench/results/$STARTED-poll-vs-before.md"
   echo "- the poll: \`GET /api/v1/rules\`, \`If-None-Match\` naming the current version, \`Authorization: Bearer\` (this build: a"
   echo "  gateway-scope token; before: its admin token), \`Tollgate-Gateway: bench-gateway\`; every answer 304"
   echo
-  echo "| round | order | this build, req/s | $BEFORE, req/s | ratio |"
-  echo "|---|---|---:|---:|---:|"
+  echo "| round | order | this build, req/s | $BEFORE, req/s | ratio | this build, CPU µs a poll | $BEFORE, CPU µs a poll | polls per CPU-second, this ÷ before |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
   printf '%s' "$ROWS"
   echo
   echo "Medians: this build $M_THIS req/s, $BEFORE $M_BEFORE req/s; ratio of the medians: **$(awk -v a="$M_THIS" -v b="$M_BEFORE" 'BEGIN{printf "%.2f", a/b}')**."
+  echo "The service's CPU a poll (its JVM only), medians: this build $M_THIS_CPU µs, $BEFORE $M_BEFORE_CPU µs; polls per"
+  echo "CPU-second, this ÷ before: **$(awk -v a="$M_THIS_CPU" -v b="$M_BEFORE_CPU" 'BEGIN{printf "%.2f", b/a}')** (what req/s would be on a machine"
+  echo "with nothing else running, whose cores the two builds share alike; req/s on a busy machine follow what else runs)."
 } >"$RESULT"
 cat "$RESULT"
