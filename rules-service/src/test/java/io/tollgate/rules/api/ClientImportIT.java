@@ -1,8 +1,0 @@
-package io.tollgate.rules.api;
-
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-
-/** The same tests against the packaged jar. */
-@QuarkusIntegrationTest
-class ClientImportIT extends ClientImportTest {
-}
