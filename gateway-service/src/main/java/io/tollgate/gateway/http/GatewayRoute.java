@@ -217,7 +217,11 @@ class GatewayRoute {
                 // a stream that broke mid-body is past resuming; the answer below still goes out
             }
         }
-        Problems.send(request.response(), problem);
+        if (GrpcAnswers.isGrpc(request)) {
+            GrpcAnswers.send(request.response(), problem);
+        } else {
+            Problems.send(request.response(), problem);
+        }
         if (bodyHeldBack) {
             request.response().close();
         }

@@ -1,0 +1,100 @@
+package io.tollgate.gateway.http;
+
+import static io.tollgate.gateway.support.GatewayControl.backendHits;
+import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.port;
+import static io.tollgate.gateway.support.GatewayControl.resetBackend;
+import static io.tollgate.gateway.support.GatewayControl.rule;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.H2Client;
+import io.tollgate.gateway.support.H2Client.Answer;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+
+/**
+ * A limited gRPC call (HTTP/2, {@code Content-Type: application/grpc}) is answered as gRPC clients read a quota:
+ * trailers-only, HTTP 200, {@code grpc-status: 8} (RESOURCE_EXHAUSTED), with the RateLimit fields and
+ * {@code retry-after}; the same path called as plain HTTP still gets the 429 problem. Real sockets, a real Redis.
+ */
+@QuarkusTest
+@WithTestResource(GatewayResource.class)
+class GrpcAnswersTest {
+
+    private static final String METHOD = "/tollgate.test.Echo/Say";
+    /** A gRPC message frame: not compressed, 3 bytes long. */
+    private static final byte[] FRAME = {0, 0, 0, 0, 3, 'h', 'e', 'y'};
+
+    private String apiKey;
+
+    @BeforeEach
+    void freshClient() {
+        apiKey = "grpc-" + UUID.randomUUID();
+        resetBackend();
+        install("[" + rule("grpc.echo", "/tollgate.test.Echo/**", "api_key", 1, "1m", 1, "") + "]");
+    }
+
+    @Test
+    void aLimitedCallIsResourceExhaustedWithTheRetryHintAndNeverReachesTheBackend() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer allowed = call(h2, "application/grpc");
+            assertThat(allowed.version()).isEqualTo(HttpVersion.HTTP_2);
+            assertThat(allowed.headers().get("grpc-status")).as("the backend's answer, passed on").isNull();
+
+            Answer limited = call(h2, "application/grpc+proto");
+            assertThat(limited.status()).as("gRPC answers its errors with HTTP 200").isEqualTo(200);
+            assertThat(limited.headers().get("Content-Type")).isEqualTo("application/grpc");
+            assertThat(limited.headers().get("grpc-status")).isEqualTo("8");
+            assertThat(limited.headers().get("grpc-message")).startsWith("rate limit exceeded; retry after ");
+            assertThat(Long.parseLong(limited.headers().get("Retry-After"))).isBetween(1L, 60L);
+            assertThat(limited.headers().get("RateLimit-Policy")).isEqualTo("\"grpc.echo\";q=1;w=60");
+            assertThat(limited.headers().get("RateLimit-Remaining")).isEqualTo("0");
+            assertThat(limited.body()).as("trailers-only: no message").isEmpty();
+            assertThat(backendHits()).as("the limited call never reached the backend").isEqualTo(1);
+
+            Answer plain = h2.send(HttpMethod.POST, METHOD, MultiMap.caseInsensitiveMultiMap()
+                    .add("X-API-Key", apiKey).add("Content-Type", "application/json"), Buffer.buffer("{}"));
+            assertThat(plain.status()).as("not a gRPC call: the usual 429").isEqualTo(429);
+            assertThat(plain.headers().get("Content-Type")).isEqualTo("application/problem+json");
+            assertThat(plain.headers().get("grpc-status")).isNull();
+        }
+    }
+
+    @Test
+    void aCallWithoutTheKeyItIsCountedByIsUnauthenticated() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer answer = h2.send(HttpMethod.POST, METHOD,
+                    MultiMap.caseInsensitiveMultiMap().add("Content-Type", "application/grpc"), Buffer.buffer(FRAME));
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.headers().get("grpc-status")).isEqualTo("16");
+            assertThat(answer.headers().get("grpc-message")).contains("X-API-Key");
+        }
+    }
+
+    @Test
+    void httpStatusesMapToGrpcStatusesAndMessagesArePercentEncoded() {
+        assertThat(GrpcAnswers.status(429)).isEqualTo(8);
+        assertThat(GrpcAnswers.status(401)).isEqualTo(16);
+        assertThat(GrpcAnswers.status(503)).isEqualTo(14);
+        assertThat(GrpcAnswers.status(502)).isEqualTo(14);
+        assertThat(GrpcAnswers.status(504)).isEqualTo(4);
+        assertThat(GrpcAnswers.status(400)).isEqualTo(3);
+        assertThat(GrpcAnswers.status(500)).isEqualTo(13);
+        assertThat(GrpcAnswers.percentEncoded("limit 100% reached: é")).isEqualTo("limit 100%25 reached: %C3%A9");
+    }
+
+    private Answer call(H2Client h2, String contentType) throws Exception {
+        return h2.send(HttpMethod.POST, METHOD, MultiMap.caseInsensitiveMultiMap().add("X-API-Key", apiKey)
+                .add("Content-Type", contentType).add("te", "trailers"), Buffer.buffer(FRAME));
+    }
+}
