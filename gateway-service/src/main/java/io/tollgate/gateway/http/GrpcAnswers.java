@@ -35,10 +35,18 @@ public final class GrpcAnswers {
 
     /** Whether {@code request} is a gRPC call: its content type is {@code application/grpc} or a subtype of it. */
     public static boolean isGrpc(HttpServerRequest request) {
-        String type = request.getHeader("Content-Type");
-        return type != null && type.regionMatches(true, 0, GRPC, 0, GRPC.length())
-                && (type.length() == GRPC.length() || type.charAt(GRPC.length()) == '+'
-                        || type.charAt(GRPC.length()) == ';');
+        return isGrpc(request.getHeader("Content-Type"));
+    }
+
+    /**
+     * Whether {@code contentType} is {@code application/grpc}, {@code application/grpc+<codec>} or either with
+     * parameters, in any case; {@code application/grpcx} and the like are not. Only how a refusal is written
+     * depends on it.
+     */
+    static boolean isGrpc(String contentType) {
+        return contentType != null && contentType.regionMatches(true, 0, GRPC, 0, GRPC.length())
+                && (contentType.length() == GRPC.length() || contentType.charAt(GRPC.length()) == '+'
+                        || contentType.charAt(GRPC.length()) == ';');
     }
 
     /** The gRPC status for the HTTP status the gateway would have answered. */

@@ -82,6 +82,16 @@ class GrpcAnswersTest {
     }
 
     @Test
+    void aSecondKeyHeaderOnAGrpcCallIsRefusedAsGrpc() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer answer = h2.send(HttpMethod.POST, METHOD, MultiMap.caseInsensitiveMultiMap().add("X-API-Key", apiKey)
+                    .add("X-API-Key", apiKey + "-other").add("Content-Type", "application/grpc"), Buffer.buffer(FRAME));
+            assertThat(answer.headers().get("grpc-status")).as("one identity per call").isEqualTo("3");
+            assertThat(backendHits()).isZero();
+        }
+    }
+
+    @Test
     void httpStatusesMapToGrpcStatusesAndMessagesArePercentEncoded() {
         assertThat(GrpcAnswers.status(429)).isEqualTo(8);
         assertThat(GrpcAnswers.status(401)).isEqualTo(16);
@@ -91,6 +101,13 @@ class GrpcAnswersTest {
         assertThat(GrpcAnswers.status(400)).isEqualTo(3);
         assertThat(GrpcAnswers.status(500)).isEqualTo(13);
         assertThat(GrpcAnswers.percentEncoded("limit 100% reached: é")).isEqualTo("limit 100%25 reached: %C3%A9");
+        assertThat(GrpcAnswers.isGrpc("application/grpc")).isTrue();
+        assertThat(GrpcAnswers.isGrpc("Application/GRPC+proto")).isTrue();
+        assertThat(GrpcAnswers.isGrpc("application/grpc; charset=utf-8")).isTrue();
+        assertThat(GrpcAnswers.isGrpc("application/grpcx")).isFalse();
+        assertThat(GrpcAnswers.isGrpc("application/grpc-web")).as("gRPC-Web is out of scope").isFalse();
+        assertThat(GrpcAnswers.isGrpc("text/plain; application/grpc")).isFalse();
+        assertThat(GrpcAnswers.isGrpc((String) null)).isFalse();
     }
 
     private Answer call(H2Client h2, String contentType) throws Exception {

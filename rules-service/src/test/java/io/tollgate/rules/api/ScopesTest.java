@@ -179,6 +179,21 @@ class ScopesTest {
     }
 
     @Test
+    void aGatewayTokenReachesNoOtherCallThroughAHostileSpellingOfItsOwnPaths() {
+        given().header("Authorization", GATEWAY).get("/api/v1/directory/copy").then().statusCode(200)
+                .contentType(io.tollgate.rules.domain.DirectoryCopyFormat.MEDIA_TYPE);
+        // the scope is judged on the path as routed (dot segments and doubled slashes resolved): a spelling that
+        // climbs out of the directory's paths is judged as where it lands, a call the gateway scope does not cover
+        for (String spelling : List.of("/api/v1/directory/copy/../../tenants", "/api/v1/directory/../tenants",
+                "/api/v1/directory//..//tenants", "/api/v1/directory/%2E%2E/tenants", "/api/v1/rules/../tenants",
+                "//api/v1/directory/copy/../../tenants")) {
+            Response answer = given().urlEncodingEnabled(false).header("Authorization", GATEWAY).get(spelling);
+            assertThat(answer.statusCode()).as(spelling).isIn(400, 403, 404);
+            assertThat(answer.asString()).as(spelling).doesNotContain("\"tenants\":[");
+        }
+    }
+
+    @Test
     void theWatchStreamOpensForGatewayReadAndAdminTokensOnly() {
         for (String token : List.of(GATEWAY, READ, ADMIN)) {
             try (SseClient watch = SseClient.openAs("/api/v1/rules/watch", token)) {
