@@ -28,6 +28,16 @@ final class HopByHop {
         }
     }
 
+    /**
+     * Whether the request's {@code TE} says its client takes trailers ({@code TE: trailers}, as every gRPC client
+     * sends): the gateway then says the same to the upstream for itself, since it relays the answer's trailers. A gRPC
+     * server may refuse a call whose {@code TE} is missing, as a sign that a proxy on the way drops trailers.
+     */
+    static boolean acceptsTrailers(MultiMap headers) {
+        String te = headers.get("TE");
+        return te != null && listed(te, "trailers");
+    }
+
     private static boolean isAlways(String name) {
         for (String always : ALWAYS) {
             if (always.length() == name.length() && always.equalsIgnoreCase(name)) {

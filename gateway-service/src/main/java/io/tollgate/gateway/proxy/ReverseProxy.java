@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
@@ -46,8 +47,8 @@ import io.vertx.core.streams.ReadStream;
  * the exchange hop between threads (a task and a selector wake-up each way), at a cost in CPU to every
  * request. Per loop, a request's upstream connection lives on its own thread.
  * <p>
- * Upstream silence: until the answer's head, the request's idle timeout ({@code upstream-timeout}, then 504);
- * after it, the loop's {@link StallWatch} (the answer is cut).
+ * Upstream silence: until the answer's head, the request's idle timeout ({@code upstream-timeout}, or a gRPC
+ * call's deadline when that comes first; then 504); after it, the loop's {@link StallWatch} (the answer is cut).
  */
 @Startup // built at start, so a bad value fails the start naming its key
 @ApplicationScoped
@@ -135,6 +136,7 @@ public class ReverseProxy {
                 .setSsl(upstream.ssl())
                 .setURI(upstream.basePath() + (query == null ? path.path() : path.path() + "?" + query))
                 .setConnectTimeout(connectTimeoutMs);
+        HeadWait wait = headWait(request.getHeader(GrpcDeadline.HEADER));
         Promise<Void> done = Promise.promise();
         Loop loop = loop();
         HttpClientRequest[] sent = new HttpClientRequest[1];
@@ -157,28 +159,59 @@ public class ReverseProxy {
         (loop == null ? offLoop : loop.clients()).of(upstream.protocol()).request(options)
                 .compose(out -> {
                     sent[0] = out;
-                    return send(request, out, upstream, watching);
+                    return send(request, out, upstream, wait, watching);
                 })
                 // the answer is delivered on the context this chain is built on, the request's: relay sets the body's
                 // handlers in the turn the head arrives, before any of the body (Vert.x drops chunks no handler takes)
                 .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching))
                 .onFailure(err -> {
-                    done.tryFail(failure(err, upstream));
+                    done.tryFail(failure(err, upstream, wait));
                     watching.ended(false);
                 });
         return done.future();
     }
 
+    /**
+     * How long the gateway waits for the answer's head once the request is sent: {@code upstream-timeout}, or the
+     * time left of a gRPC call's deadline ({@code grpc-timeout}) when that ends first.
+     */
+    private record HeadWait(long upstreamTimeoutMs, long deadlineNanos, String grpcTimeout) {
+
+        long millis() {
+            if (grpcTimeout == null) {
+                return upstreamTimeoutMs;
+            }
+            long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+            return Math.max(1, Math.min(upstreamTimeoutMs, left));
+        }
+
+        /** Whether the call's deadline, not {@code upstream-timeout}, ended the wait. */
+        boolean byDeadline() {
+            return grpcTimeout != null && deadlineNanos - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(1);
+        }
+    }
+
+    private HeadWait headWait(String grpcTimeout) {
+        long deadlineMs = GrpcDeadline.millis(grpcTimeout);
+        if (deadlineMs < 0 || deadlineMs >= idleTimeoutMs) {
+            return new HeadWait(idleTimeoutMs, 0, null);
+        }
+        return new HeadWait(idleTimeoutMs, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs), grpcTimeout);
+    }
+
     private Future<HttpClientResponse> send(HttpServerRequest request, HttpClientRequest out,
-            Upstreams.Upstream upstream, AnswerWatcher watcher) {
+            Upstreams.Upstream upstream, HeadWait wait, AnswerWatcher watcher) {
         HopByHop.copy(request.headers(), out.headers());
+        if (HopByHop.acceptsTrailers(request.headers())) {
+            out.putHeader("te", "trailers");
+        }
         out.putHeader(HttpHeaders.HOST, upstream.authority());
         SocketAddress peer = request.remoteAddress();
         ForwardedHeaders.add(request, out.headers(), peer != null && clientAddress.isTrusted(peer.hostAddress()));
         watcher.request(out.headers());
         if (!hasBody(request)) {
             request.resume();
-            out.idleTimeout(idleTimeoutMs);
+            out.idleTimeout(wait.millis());
             return out.send();
         }
         if (!request.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
@@ -197,7 +230,7 @@ public class ReverseProxy {
                 // the client's body broke off: the backend must see a broken request, never a short one as whole
                 out.reset();
             } else if (!response.isComplete()) {
-                out.idleTimeout(idleTimeoutMs);
+                out.idleTimeout(wait.millis());
             }
         });
         return response;
@@ -282,7 +315,11 @@ public class ReverseProxy {
         return source.pipe().endOnFailure(false);
     }
 
-    private static UpstreamFailure failure(Throwable err, Upstreams.Upstream upstream) {
+    private static UpstreamFailure failure(Throwable err, Upstreams.Upstream upstream, HeadWait wait) {
+        if (err instanceof TimeoutException && wait.byDeadline()) {
+            return new UpstreamFailure(504, "the call's deadline (grpc-timeout " + wait.grpcTimeout()
+                    + ") passed before upstream " + upstream.authority() + " answered", err);
+        }
         if (err instanceof TimeoutException) {
             return new UpstreamFailure(504, "upstream " + upstream.authority() + " did not answer in time", err);
         }

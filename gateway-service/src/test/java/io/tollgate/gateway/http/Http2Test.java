@@ -118,7 +118,7 @@ class Http2Test {
         long connectionsBefore = backendCount("connections");
         try (H2Client h2 = new H2Client(port(), false)) {
             for (int i = 0; i < 20; i++) {
-                Answer answer = h2.get("/h2c/echo/" + i, "X-Custom", "kept");
+                Answer answer = h2.get("/h2c/echo/" + i, "X-Custom", "kept", "TE", "trailers");
                 assertThat(answer.status()).isEqualTo(200);
                 assertThat(answer.headers().get("X-Backend")).isEqualTo("test");
                 JsonObject echo = new JsonObject(answer.body());
@@ -126,6 +126,9 @@ class Http2Test {
                 assertThat(echo.getString("uri")).isEqualTo("/h2c/echo/" + i);
                 assertThat(echo.getJsonObject("headers").getString("x-custom")).isEqualTo("kept");
                 assertThat(echo.getJsonObject("headers").getString("x-forwarded-for")).isEqualTo("127.0.0.1");
+                assertThat(echo.getJsonObject("headers").getString("te"))
+                        .as("the gateway relays trailers, so it says so for itself (gRPC servers look for it)")
+                        .isEqualTo("trailers");
             }
         }
         // one client connection lands on one event loop, whose HTTP/2 connection carries all twenty; the count's

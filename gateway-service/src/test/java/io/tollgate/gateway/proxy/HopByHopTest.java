@@ -42,4 +42,13 @@ class HopByHopTest {
         assertThat(to.names()).containsExactlyInAnyOrder("Content-Type", "X-Many", "X-Secretive");
         assertThat(to.getAll("X-Many")).containsExactly("1", "2");
     }
+
+    @Test
+    void aClientThatTakesTrailersIsSeen() {
+        assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("te", "trailers"))).isTrue();
+        assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("TE", "gzip, Trailers"))).isTrue();
+        assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("TE", "gzip"))).isFalse();
+        assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("TE", "trailersx"))).isFalse();
+        assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap())).isFalse();
+    }
 }

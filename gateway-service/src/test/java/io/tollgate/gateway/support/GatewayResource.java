@@ -11,8 +11,10 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * Starts what a gateway under test talks to: a {@link TestBackend}, a {@link TestRulesServer} and,
- * unless {@code store=memory} is passed, a private Redis; and points the gateway at them. Tests reach them
- * through the config keys this returns ({@code test.backend.url}, {@code tollgate.rules.url}, ...).
+ * unless {@code store=memory} is passed, a private Redis; with {@code grpc=true}, a {@link GrpcEcho} routed
+ * under {@code /tollgate.grpc.Echo/} and a gRPC route to nothing under {@code /tollgate.down.Echo/}; and points the
+ * gateway at them. Tests reach them through the config keys this returns ({@code test.backend.url},
+ * {@code test.grpc.port}, {@code tollgate.rules.url}, ...).
  */
 public class GatewayResource implements QuarkusTestResourceLifecycleManager {
 
@@ -26,6 +28,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
     static final String GATEWAY_SCOPE_TOKEN = "test-poller-token";
 
     private TestBackend backend;
+    private GrpcEcho grpc;
     private TestRulesServer rules;
     private AutoCloseable redis;
     private SlowRedis slowRedis;
@@ -49,6 +52,15 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // the same backend spoken to in HTTP/2 by prior knowledge, under /h2c (its client is made on first use)
             config.put("tollgate.gateway.routes.h2c.prefix", "/h2c");
             config.put("tollgate.gateway.routes.h2c.url", "h2c://127.0.0.1:" + backend.port());
+            if (args.containsKey("grpc")) {
+                // a grpc-java server for the calls of tollgate.grpc.*, and a route to a gRPC upstream that is down
+                grpc = new GrpcEcho();
+                config.put("test.grpc.port", Integer.toString(grpc.port()));
+                config.put("tollgate.gateway.routes.grpc.prefix", "/" + GrpcEcho.SERVICE + "/");
+                config.put("tollgate.gateway.routes.grpc.url", "h2c://127.0.0.1:" + grpc.port());
+                config.put("tollgate.gateway.routes.grpc-down.prefix", "/tollgate.down.Echo/");
+                config.put("tollgate.gateway.routes.grpc-down.url", "h2c://127.0.0.1:" + closedPort());
+            }
             config.put("tollgate.gateway.upstream-timeout", args.getOrDefault("upstream-timeout", "700ms"));
             config.put("tollgate.gateway.instance-id", "gw-test");
             if (args.containsKey("trusted-proxies")) {
@@ -133,7 +145,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        for (AutoCloseable c : new AutoCloseable[]{backend, rules, slowRedis, redis}) {
+        for (AutoCloseable c : new AutoCloseable[]{backend, rules, grpc, slowRedis, redis}) {
             try {
                 if (c != null) {
                     c.close();

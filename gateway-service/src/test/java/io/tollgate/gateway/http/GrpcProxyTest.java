@@ -1,0 +1,231 @@
+package io.tollgate.gateway.http;
+
+import static io.tollgate.gateway.support.GatewayControl.config;
+import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.port;
+import static io.tollgate.gateway.support.GatewayControl.rule;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.google.protobuf.Int32Value;
+import com.google.protobuf.StringValue;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptors;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.GrpcEcho;
+import io.tollgate.gateway.support.H2Client;
+import io.tollgate.gateway.support.H2Client.Answer;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * gRPC through the gateway with grpc-java on both sides: a client and a server ({@link GrpcEcho}) that are not the
+ * gateway's Vert.x. Unary and server-streaming calls pass with their messages, metadata and trailers; a limited call
+ * reports {@code RESOURCE_EXHAUSTED} with its retry hint in the trailers the client reads, and never reaches the
+ * server; the call's deadline reaches the server, and bounds how long the gateway waits for a silent one
+ * ({@code DEADLINE_EXCEEDED}); an upstream that is down is {@code UNAVAILABLE}. Real sockets, a real Redis.
+ */
+@QuarkusTest
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "grpc", value = "true"))
+class GrpcProxyTest {
+
+    private static final Metadata.Key<String> RETRY_AFTER = Metadata.Key.of("retry-after",
+            Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> POLICY = Metadata.Key.of("ratelimit-policy",
+            Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> REMAINING = Metadata.Key.of("ratelimit-remaining",
+            Metadata.ASCII_STRING_MARSHALLER);
+
+    private String apiKey;
+    private ManagedChannel gateway;
+    private ManagedChannel direct;
+
+    @BeforeEach
+    void channels() {
+        apiKey = "grpc-" + UUID.randomUUID();
+        install("""
+                [{"id": "grpc.echo", "match": {"path": "/tollgate.grpc.Echo/**", "methods": ["POST"]},
+                  "key": "api_key", "limit": 3, "period": "1m", "burst": 3}]""");
+        gateway = NettyChannelBuilder.forAddress("127.0.0.1", port()).usePlaintext().build();
+        direct = NettyChannelBuilder.forAddress("127.0.0.1", Integer.parseInt(config("test.grpc.port")))
+                .usePlaintext().build();
+    }
+
+    @AfterEach
+    void close() throws InterruptedException {
+        gateway.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        direct.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aUnaryCallPassesWithItsMetadataAndTrailers() {
+        Metadata headers = new Metadata();
+        Metadata trailers = new Metadata();
+        StringValue answer = ClientCalls.blockingUnaryCall(withKey(gateway, headers, trailers), GrpcEcho.SAY,
+                CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("hello"));
+
+        assertThat(answer.getValue()).isEqualTo("echo: hello");
+        assertThat(trailers.get(GrpcEcho.ECHO_TRAILER)).as("the server's trailer, relayed").isEqualTo("said");
+        assertThat(headers.get(POLICY)).as("the RateLimit fields in the answer's headers")
+                .isEqualTo("\"grpc.echo\";q=3;w=60");
+        assertThat(headers.get(REMAINING)).isEqualTo("2");
+        JsonObject seen = stats();
+        assertThat(seen.getString("api_key")).as("the metadata reached the server").isEqualTo(apiKey);
+        assertThat(seen.getLong("deadline_ms")).as("grpc-timeout passed on: the server knows the deadline")
+                .isBetween(1L, 10_000L);
+    }
+
+    @Test
+    void aServerStreamingCallRelaysEveryMessageThenTheTrailers() {
+        Metadata trailers = new Metadata();
+        Iterator<StringValue> answers = ClientCalls.blockingServerStreamingCall(withKey(gateway, new Metadata(),
+                trailers), GrpcEcho.COUNT, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
+                Int32Value.of(500));
+        List<String> got = new ArrayList<>();
+        answers.forEachRemaining(m -> got.add(m.getValue()));
+
+        assertThat(got).hasSize(500).startsWith("1", "2").endsWith("500");
+        assertThat(trailers.get(GrpcEcho.ECHO_COUNT)).isEqualTo("500");
+    }
+
+    @Test
+    void aLimitedCallIsResourceExhaustedWithARetryHintTheClientReadsAndNeverReachesTheServer() {
+        for (int i = 0; i < 3; i++) {
+            say(gateway);
+        }
+        long callsBefore = stats().getLong("calls");
+
+        StatusRuntimeException limited = catchThrowableOfType(StatusRuntimeException.class, () -> say(gateway));
+
+        assertThat(limited.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(limited.getStatus().getDescription()).startsWith("rate limit exceeded; retry after ");
+        Metadata trailers = limited.getTrailers();
+        assertThat(Long.parseLong(trailers.get(RETRY_AFTER))).as("the retry hint, in the call's metadata")
+                .isBetween(1L, 60L);
+        assertThat(trailers.get(POLICY)).isEqualTo("\"grpc.echo\";q=3;w=60");
+        assertThat(trailers.get(REMAINING)).isEqualTo("0");
+        assertThat(stats().getLong("calls")).as("the limited call never reached the server").isEqualTo(callsBefore);
+    }
+
+    @Test
+    void aCallWithoutTheKeyItIsCountedByIsUnauthenticated() {
+        StatusRuntimeException refused = catchThrowableOfType(StatusRuntimeException.class,
+                () -> ClientCalls.blockingUnaryCall(gateway, GrpcEcho.SAY,
+                        CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("hi")));
+        assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+    }
+
+    @Test
+    void aSilentServerEndsTheCallAsDeadlineExceededFromTheGatewayAndIsToldSo() {
+        long cancelledBefore = stats().getLong("cancelled");
+        // the gateway's upstream-timeout (700 ms here) is shorter than the client's deadline: the gateway answers
+        StatusRuntimeException late = catchThrowableOfType(StatusRuntimeException.class,
+                () -> ClientCalls.blockingUnaryCall(withKey(gateway, new Metadata(), new Metadata()), GrpcEcho.HOLD,
+                        CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), StringValue.of("wait")));
+        assertThat(late.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+        assertThat(late.getStatus().getDescription()).contains("did not answer in time");
+        await("the server's call is cancelled, not left running").atMost(Duration.ofSeconds(10))
+                .until(() -> stats().getLong("cancelled") > cancelledBefore);
+    }
+
+    @Test
+    void aDeadlineShorterThanTheUpstreamTimeoutBoundsTheGatewaysWait() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false)) {
+            // a client that does not enforce its own deadline (grpc-java's would end the call itself): the gateway does
+            Answer answer = h2.send(HttpMethod.POST, "/" + GrpcEcho.SERVICE + "/Hold",
+                    MultiMap.caseInsensitiveMultiMap().add("x-api-key", apiKey).add("content-type", "application/grpc")
+                            .add("te", "trailers").add("grpc-timeout", "200m"),
+                    Buffer.buffer(new byte[]{0, 0, 0, 0, 0}));
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.headers().get("grpc-status")).isEqualTo("4");
+            assertThat(answer.headers().get("grpc-message")).contains("grpc-timeout 200m");
+        }
+    }
+
+    @Test
+    void anUpstreamThatIsDownIsUnavailable() {
+        install("[" + rule("grpc.down", "/tollgate.down.Echo/**", "api_key", 100, "1m", 100, "") + "]");
+        StatusRuntimeException down = catchThrowableOfType(StatusRuntimeException.class,
+                () -> ClientCalls.blockingUnaryCall(withKey(gateway, new Metadata(), new Metadata()),
+                        GrpcEcho.SAY.toBuilder().setFullMethodName("tollgate.down.Echo/Say").build(),
+                        CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("anyone?")));
+        assertThat(down.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(down.getStatus().getDescription()).contains("unreachable");
+    }
+
+    private StringValue say(ManagedChannel channel) {
+        return ClientCalls.blockingUnaryCall(withKey(channel, new Metadata(), new Metadata()), GrpcEcho.SAY,
+                CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("hi"));
+    }
+
+    /** The channel with this test's API key in every call's metadata, keeping the answer's headers and trailers. */
+    private io.grpc.Channel withKey(ManagedChannel channel, Metadata headers, Metadata trailers) {
+        Metadata key = new Metadata();
+        key.put(GrpcEcho.API_KEY, apiKey);
+        return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(key),
+                captureInto(headers, trailers));
+    }
+
+    private JsonObject stats() {
+        return new JsonObject(ClientCalls.blockingUnaryCall(direct, GrpcEcho.STATS,
+                CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("")).getValue());
+    }
+
+    /** Copies a call's answer headers and trailers into the given metadata as they arrive. */
+    private static io.grpc.ClientInterceptor captureInto(Metadata headers, Metadata trailers) {
+        return new io.grpc.ClientInterceptor() {
+
+            @Override
+            public <Q, A> ClientCall<Q, A> interceptCall(io.grpc.MethodDescriptor<Q, A> method,
+                    CallOptions options, io.grpc.Channel next) {
+                return new io.grpc.ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
+
+                    @Override
+                    public void start(Listener<A> listener, Metadata sent) {
+                        super.start(new io.grpc.ForwardingClientCallListener.SimpleForwardingClientCallListener<>(
+                                listener) {
+
+                            @Override
+                            public void onHeaders(Metadata received) {
+                                headers.merge(received);
+                                super.onHeaders(received);
+                            }
+
+                            @Override
+                            public void onClose(Status status, Metadata received) {
+                                trailers.merge(received);
+                                super.onClose(status, received);
+                            }
+                        }, sent);
+                    }
+                };
+            }
+        };
+    }
+}
