@@ -111,6 +111,9 @@ public final class Stack implements AutoCloseable {
     private Map<String, String> gatewayEnvironment(String name, Map<String, String> extra) {
         Map<String, String> env = new HashMap<>();
         env.put("TOLLGATE_GATEWAY_UPSTREAM", backend.url(""));
+        // the demo's gRPC service, on the backend's own port in HTTP/2, routed as ./tollgate up routes it
+        env.put("TOLLGATE_GATEWAY_ROUTES_GRPC_PREFIX", "/tollgate.demo.Echo/");
+        env.put("TOLLGATE_GATEWAY_ROUTES_GRPC_URL", backend.url("").replaceFirst("^http://", "h2c://"));
         env.put("TOLLGATE_GATEWAY_INSTANCE_ID", name);
         env.put("TOLLGATE_RULES_URL",
                 balancer != null ? balancer.url("") : watchCutter == null ? rules.url("") : watchCutter.url());

@@ -1,0 +1,152 @@
+package io.tollgate.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.google.protobuf.Int32Value;
+import com.google.protobuf.Message;
+import com.google.protobuf.StringValue;
+
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
+import io.tollgate.e2e.support.Fleet;
+import io.tollgate.e2e.support.Stack;
+
+/**
+ * gRPC through the packaged gateways to the demo backend's gRPC service ({@code tollgate.demo.Echo}, Vert.x gRPC),
+ * with grpc-java clients: a rule on the service's path holds across the fleet as it does for REST (the calls past
+ * the limit, wherever they land, report {@code RESOURCE_EXHAUSTED} with a retry hint the client reads, and never
+ * reach the backend); a server-streaming call relays every message and the trailers; the call's deadline reaches
+ * the backend. The gateways reach the service through a route given in the environment
+ * ({@code TOLLGATE_GATEWAY_ROUTES_GRPC_URL=h2c://...}), as {@code ./tollgate up} gives it.
+ */
+class GrpcAcrossGatewaysTest {
+
+    private static final String SERVICE = "tollgate.demo.Echo";
+    private static final MethodDescriptor<StringValue, StringValue> SAY = method("Say",
+            MethodDescriptor.MethodType.UNARY, StringValue.getDefaultInstance());
+    private static final MethodDescriptor<Int32Value, StringValue> COUNT = method("Count",
+            MethodDescriptor.MethodType.SERVER_STREAMING, Int32Value.getDefaultInstance());
+    private static final Metadata.Key<String> API_KEY = Metadata.Key.of("x-api-key",
+            Metadata.ASCII_STRING_MARSHALLER);
+
+    private static Stack stack;
+    private static final List<ManagedChannel> channels = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        stack = SharedStack.get();
+        stack.putRule("e2e.grpc", """
+                {"id": "e2e.grpc", "match": {"path": "/tollgate.demo.Echo/**", "methods": ["POST"]},
+                 "key": "api_key", "limit": 4, "period": "1m", "burst": 4}""");
+        for (var gateway : stack.gateways()) {
+            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
+            channels.add(channel);
+            await(gateway.name() + " applies e2e.grpc").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(20)).until(() -> applies(channel));
+        }
+    }
+
+    /** Whether the gateway of {@code channel} applies the rule: a fresh client's call names it. */
+    private static boolean applies(ManagedChannel channel) {
+        AtomicReference<Metadata> headers = new AtomicReference<>();
+        ClientCalls.blockingUnaryCall(withKey(channel, Fleet.freshKey("probe"), headers, null), SAY, deadline(),
+                StringValue.of("probe"));
+        String policy = headers.get().get(Metadata.Key.of("ratelimit-policy", Metadata.ASCII_STRING_MARSHALLER));
+        return policy != null && policy.contains("\"e2e.grpc\"");
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        for (ManagedChannel channel : channels) {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void theLimitHoldsAcrossTheFleetAndTheCallsPastItAreResourceExhausted() {
+        String key = Fleet.freshKey("grpc");
+        int allowed = 0;
+        List<StatusRuntimeException> limited = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            try {
+                StringValue answer = ClientCalls.blockingUnaryCall(withKey(channels.get(i % 3), key, null, null), SAY,
+                        deadline(), StringValue.of("call " + i));
+                assertThat(answer.getValue()).isEqualTo("echo: call " + i);
+                allowed++;
+            } catch (StatusRuntimeException e) {
+                limited.add(e);
+            }
+        }
+
+        assertThat(allowed).as("the rule's burst of 4, across three gateways").isEqualTo(4);
+        assertThat(limited).hasSize(5).allSatisfy(e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+            assertThat(Long.parseLong(e.getTrailers().get(Metadata.Key.of("retry-after",
+                    Metadata.ASCII_STRING_MARSHALLER)))).isBetween(1L, 60L);
+        });
+        assertThat(stack.backendHits(key)).as("no limited call reached the backend").isEqualTo(4);
+    }
+
+    @Test
+    void aServerStreamingCallRelaysEveryMessageAndTheTrailersAndTheDeadlineReachesTheBackend() {
+        String key = Fleet.freshKey("grpc-stream");
+        AtomicReference<Metadata> trailers = new AtomicReference<>();
+        List<String> got = new ArrayList<>();
+        ClientCalls.blockingServerStreamingCall(withKey(channels.get(1), key, null, trailers), COUNT, deadline(),
+                Int32Value.of(2_000)).forEachRemaining(m -> got.add(m.getValue()));
+
+        assertThat(got).hasSize(2_000).startsWith("1").endsWith("2000");
+        assertThat(trailers.get().get(Metadata.Key.of("demo-count", Metadata.ASCII_STRING_MARSHALLER)))
+                .isEqualTo("2000");
+
+        AtomicReference<Metadata> headers = new AtomicReference<>();
+        ClientCalls.blockingUnaryCall(withKey(channels.get(2), key, headers, null), SAY, deadline(),
+                StringValue.of("when?"));
+        assertThat(headers.get().get(Metadata.Key.of("demo-grpc-timeout", Metadata.ASCII_STRING_MARSHALLER)))
+                .as("grpc-timeout passed on to the backend").isNotNull();
+        assertThat(headers.get().get(Metadata.Key.of("ratelimit-policy", Metadata.ASCII_STRING_MARSHALLER)))
+                .isEqualTo("\"e2e.grpc\";q=4;w=60");
+    }
+
+    private static CallOptions deadline() {
+        return CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS);
+    }
+
+    private static Channel withKey(ManagedChannel channel, String key, AtomicReference<Metadata> headers,
+            AtomicReference<Metadata> trailers) {
+        Metadata metadata = new Metadata();
+        metadata.put(API_KEY, key);
+        return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(metadata),
+                MetadataUtils.newCaptureMetadataInterceptor(headers == null ? new AtomicReference<>() : headers,
+                        trailers == null ? new AtomicReference<>() : trailers));
+    }
+
+    private static <Q extends Message> MethodDescriptor<Q, StringValue> method(String name,
+            MethodDescriptor.MethodType type, Q request) {
+        return MethodDescriptor.<Q, StringValue>newBuilder().setType(type)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
+                .setRequestMarshaller(ProtoUtils.marshaller(request))
+                .setResponseMarshaller(ProtoUtils.marshaller(StringValue.getDefaultInstance())).build();
+    }
+}
