@@ -20,7 +20,7 @@ import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
 
 /**
- * The gRPC service {@code tollgate.demo.Echo} (docs/demo.proto), on the demo's own HTTP server (gRPC needs HTTP/2:
+ * The gRPC service {@code tollgate.demo.Echo} (demo/echo.proto), on the demo's own HTTP server (gRPC needs HTTP/2:
  * the gateway speaks to it in clear text, h2c), to try the gateway's gRPC relay. Its messages are protobuf's
  * well-known wrappers, so it needs no generated code:
  * <ul>

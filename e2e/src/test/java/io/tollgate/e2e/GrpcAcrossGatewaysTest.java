@@ -3,6 +3,8 @@ package io.tollgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +15,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.google.protobuf.Int32Value;
 import com.google.protobuf.Message;
 import com.google.protobuf.StringValue;
@@ -31,6 +35,8 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.tollgate.e2e.support.Fleet;
 import io.tollgate.e2e.support.Stack;
+import io.tollgate.rules.domain.DocBlocks;
+import io.tollgate.rules.domain.DocBlocks.Block;
 
 /**
  * gRPC through the packaged gateways to the demo backend's gRPC service ({@code tollgate.demo.Echo}, Vert.x gRPC),
@@ -38,7 +44,8 @@ import io.tollgate.e2e.support.Stack;
  * the limit, wherever they land, report {@code RESOURCE_EXHAUSTED} with a retry hint the client reads, and never
  * reach the backend); a server-streaming call relays every message and the trailers; the call's deadline reaches
  * the backend. The gateways reach the service through a route given in the environment
- * ({@code TOLLGATE_GATEWAY_ROUTES_GRPC_URL=h2c://...}), as {@code ./tollgate up} gives it.
+ * ({@code TOLLGATE_GATEWAY_ROUTES_GRPC_URL=h2c://...}), as {@code ./tollgate up} gives it. The rule is the one
+ * docs/protocols.md shows, and the page's curl loop prints what the page says it prints.
  */
 class GrpcAcrossGatewaysTest {
 
@@ -50,19 +57,21 @@ class GrpcAcrossGatewaysTest {
     private static final Metadata.Key<String> API_KEY = Metadata.Key.of("x-api-key",
             Metadata.ASCII_STRING_MARSHALLER);
 
+    private static final Path PAGE = DocBlocks.root().resolve("docs/protocols.md");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = new YAMLMapper();
+
     private static Stack stack;
     private static final List<ManagedChannel> channels = new ArrayList<>();
 
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         stack = SharedStack.get();
-        stack.putRule("e2e.grpc", """
-                {"id": "e2e.grpc", "match": {"path": "/tollgate.demo.Echo/**", "methods": ["POST"]},
-                 "key": "api_key", "limit": 4, "period": "1m", "burst": 4}""");
+        stack.putRule("echo.grpc", JSON.writeValueAsString(YAML.readTree(block("yaml", "id: echo.grpc").text())));
         for (var gateway : stack.gateways()) {
             ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
             channels.add(channel);
-            await(gateway.name() + " applies e2e.grpc").atMost(Duration.ofSeconds(10))
+            await(gateway.name() + " applies echo.grpc").atMost(Duration.ofSeconds(10))
                     .pollInterval(Duration.ofMillis(20)).until(() -> applies(channel));
         }
     }
@@ -73,7 +82,7 @@ class GrpcAcrossGatewaysTest {
         ClientCalls.blockingUnaryCall(withKey(channel, Fleet.freshKey("probe"), headers, null), SAY, deadline(),
                 StringValue.of("probe"));
         String policy = headers.get().get(Metadata.Key.of("ratelimit-policy", Metadata.ASCII_STRING_MARSHALLER));
-        return policy != null && policy.contains("\"e2e.grpc\"");
+        return policy != null && policy.contains("\"echo.grpc\"");
     }
 
     @AfterAll
@@ -99,13 +108,13 @@ class GrpcAcrossGatewaysTest {
             }
         }
 
-        assertThat(allowed).as("the rule's burst of 4, across three gateways").isEqualTo(4);
-        assertThat(limited).hasSize(5).allSatisfy(e -> {
+        assertThat(allowed).as("the rule's burst of 5, across three gateways").isEqualTo(5);
+        assertThat(limited).hasSize(4).allSatisfy(e -> {
             assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
             assertThat(Long.parseLong(e.getTrailers().get(Metadata.Key.of("retry-after",
                     Metadata.ASCII_STRING_MARSHALLER)))).isBetween(1L, 60L);
         });
-        assertThat(stack.backendHits(key)).as("no limited call reached the backend").isEqualTo(4);
+        assertThat(stack.backendHits(key)).as("no limited call reached the backend").isEqualTo(5);
     }
 
     @Test
@@ -126,7 +135,39 @@ class GrpcAcrossGatewaysTest {
         assertThat(headers.get().get(Metadata.Key.of("demo-grpc-timeout", Metadata.ASCII_STRING_MARSHALLER)))
                 .as("grpc-timeout passed on to the backend").isNotNull();
         assertThat(headers.get().get(Metadata.Key.of("ratelimit-policy", Metadata.ASCII_STRING_MARSHALLER)))
-                .isEqualTo("\"e2e.grpc\";q=4;w=60");
+                .isEqualTo("\"echo.grpc\";q=5;w=60");
+    }
+
+    @Test
+    void theDocumentedCurlLoopPrintsWhatThePageShows() throws Exception {
+        Block loop = block("sh", "tollgate.demo.Echo/Say | grep");
+        List<Block> blocks = DocBlocks.of(PAGE);
+        Block shown = blocks.get(blocks.indexOf(loop) + 1);
+        String script = loop.text().replace("127.0.0.1:8080", "127.0.0.1:" + stack.gateways().get(0).port())
+                .replace("ak_grpc", Fleet.freshKey("docs"));
+
+        Process bash = new ProcessBuilder("bash", "-e", "-o", "pipefail", "-c", script).redirectErrorStream(true)
+                .start();
+        String output = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(bash.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(bash.exitValue()).as(output).isZero();
+
+        List<String> got = output.lines().map(String::strip).toList();
+        List<String> page = shown.text().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        assertThat(got).as("as many lines as the page shows").hasSameSizeAs(page);
+        for (int i = 0; i < page.size(); i++) {
+            // the seconds (t=, retry-after) depend on when the bucket was made; the rest is the page's
+            assertThat(got.get(i).replaceAll("\\d+$|t=\\d+", "N")).as(output)
+                    .isEqualTo(page.get(i).replaceAll("\\d+$|t=\\d+", "N"));
+        }
+        assertThat(got.get(got.size() - 1)).isEqualTo("grpc-status: 8");
+    }
+
+    /** The first block of docs/protocols.md in {@code language} that holds {@code text}. */
+    private static Block block(String language, String text) {
+        return DocBlocks.of(PAGE).stream().filter(b -> b.language().equals(language) && !b.notRun()
+                && b.text().contains(text)).findFirst().orElseThrow(() -> new AssertionError(
+                        "docs/protocols.md has no " + language + " block with " + text));
     }
 
     private static CallOptions deadline() {
