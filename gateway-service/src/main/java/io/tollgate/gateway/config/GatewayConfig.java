@@ -102,6 +102,13 @@ public interface GatewayConfig {
         /** How long a backend may stay silent before the gateway answers 504. */
         @WithDefault("30s")
         Duration upstreamTimeout();
+
+        /**
+         * The Quarkus TLS configuration ({@code quarkus.tls.<name>.*}) whose trust store, and key store for an upstream
+         * that asks for a client certificate, the gateway uses toward {@code https://} and {@code h2://} upstreams;
+         * the JVM's trust store when unset.
+         */
+        Optional<String> upstreamTlsConfigurationName();
     }
 
     /** A prefix route: requests whose path starts with {@code prefix} go to {@code url}. */

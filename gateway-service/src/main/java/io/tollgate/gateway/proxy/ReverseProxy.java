@@ -69,7 +69,7 @@ public class ReverseProxy {
     private final long connectTimeoutMs;
     private final long idleTimeoutMs;
 
-    ReverseProxy(Vertx vertx, GatewayConfig config, ClientAddress clientAddress) {
+    ReverseProxy(Vertx vertx, GatewayConfig config, ClientAddress clientAddress, UpstreamTls tls) {
         this.vertx = vertx;
         this.clientAddress = clientAddress;
         this.upstreams = new Upstreams(config.gateway());
@@ -77,9 +77,9 @@ public class ReverseProxy {
         this.idleTimeoutMs = config.gateway().upstreamTimeout().toMillis();
         checkClientIdleTimeout(ConfigProvider.getConfig().getOptionalValue(CLIENT_IDLE_TIMEOUT, Duration.class),
                 config.gateway().upstreamTimeout());
-        this.offLoop = new UpstreamClients(vertx);
+        this.offLoop = new UpstreamClients(vertx, tls);
         this.byLoop = new PerEventLoop<>(
-                thread -> new Loop(new UpstreamClients(vertx), new StallWatch(vertx, idleTimeoutMs)));
+                thread -> new Loop(new UpstreamClients(vertx, tls), new StallWatch(vertx, idleTimeoutMs)));
     }
 
     /**

@@ -23,10 +23,12 @@ final class UpstreamClients {
     static final int HTTP1_CONNECTIONS = 200;
 
     private final Vertx vertx;
+    private final UpstreamTls tls;
     private final AtomicReferenceArray<HttpClient> clients = new AtomicReferenceArray<>(Protocol.values().length);
 
-    UpstreamClients(Vertx vertx) {
+    UpstreamClients(Vertx vertx, UpstreamTls tls) {
         this.vertx = vertx;
+        this.tls = tls;
     }
 
     /** The client that speaks {@code protocol}, made on first use. */
@@ -38,7 +40,7 @@ final class UpstreamClients {
     private synchronized HttpClient make(Protocol protocol) {
         HttpClient client = clients.get(protocol.ordinal());
         if (client == null) {
-            client = vertx.createHttpClient(options(protocol), new PoolOptions().setHttp1MaxSize(HTTP1_CONNECTIONS));
+            client = vertx.createHttpClient(tls.apply(options(protocol)), new PoolOptions().setHttp1MaxSize(HTTP1_CONNECTIONS));
             clients.set(protocol.ordinal(), client);
         }
         return client;

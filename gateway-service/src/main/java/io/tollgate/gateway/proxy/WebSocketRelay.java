@@ -66,7 +66,7 @@ public class WebSocketRelay {
     private final Counter relayed;
 
     WebSocketRelay(Vertx vertx, GatewayConfig config, WebSocketConfig webSockets, ClientAddress clientAddress,
-            MeterRegistry registry) {
+            UpstreamTls tls, MeterRegistry registry) {
         this.vertx = vertx;
         this.clientAddress = clientAddress;
         this.upstreams = new Upstreams(config.gateway());
@@ -74,8 +74,8 @@ public class WebSocketRelay {
         this.handshakeTimeoutMs = config.gateway().upstreamTimeout().toMillis();
         this.idleTimeoutMs = webSockets.idleTimeout().toMillis();
         // one socket per connection, and as many as clients open: no pool bound of Vert.x's (50 by default) queues them
-        this.client = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(Integer.MAX_VALUE)
-                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeoutMs)));
+        this.client = vertx.createWebSocketClient(tls.apply(new WebSocketClientOptions()
+                .setMaxConnections(Integer.MAX_VALUE).setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeoutMs))));
         Gauge.builder("tollgate.websockets.open", open, Set::size)
                 .description("WebSocket connections this gateway relays now").register(registry);
         this.relayed = Counter.builder("tollgate.websockets.relayed")

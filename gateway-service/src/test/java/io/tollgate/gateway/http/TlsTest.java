@@ -3,6 +3,7 @@ package io.tollgate.gateway.http;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,6 +62,19 @@ class TlsTest {
     @Test
     void http2ByAlpnIsLimitedAsPlainHttpIs() throws Exception {
         assertLimitedTwiceThenRejected(HttpClient.Version.HTTP_2);
+    }
+
+    @Test
+    void anH2UpstreamIsTrustedThroughTheNamedTlsConfiguration() throws Exception {
+        // the JVM trusts nothing of the test's: only quarkus.tls.upstream's CA file lets the gateway in
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port()
+                + "/tls-upstream/echo")).header("X-API-Key", apiKey).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        JsonObject echo = new JsonObject(answer.body());
+        assertThat(echo.getString("version")).as("HTTP/2 by ALPN, so over TLS").isEqualTo("HTTP_2");
+        assertThat(echo.getString("uri")).isEqualTo("/tls-upstream/echo");
     }
 
     private void assertLimitedTwiceThenRejected(HttpClient.Version version) throws Exception {

@@ -125,6 +125,11 @@ class UpstreamsTest {
             public Duration upstreamTimeout() {
                 return Duration.ofSeconds(1);
             }
+
+            @Override
+            public Optional<String> upstreamTlsConfigurationName() {
+                return Optional.empty();
+            }
         };
     }
 }

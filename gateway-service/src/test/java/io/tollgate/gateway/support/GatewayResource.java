@@ -137,6 +137,11 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
     }
 
     /** A port nothing listens on (bound, then released). */
+    /** The backend this resource started. */
+    protected TestBackend backend() {
+        return backend;
+    }
+
     static int closedPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();

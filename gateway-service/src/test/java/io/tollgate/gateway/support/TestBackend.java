@@ -17,6 +17,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.PfxOptions;
 
 /**
  * A real HTTP backend on a free port that counts its hits and answers with what it received (method, uri,
@@ -71,6 +72,21 @@ public final class TestBackend implements AutoCloseable {
 
     public String url() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /**
+     * Also serves the same paths over TLS, HTTP/2 or HTTP/1.1 by ALPN, with the PKCS#12 key store {@code p12}: an
+     * {@code h2://} or {@code https://} upstream. Answers the port.
+     */
+    public int listenTls(String p12, String password) throws Exception {
+        return vertx.createHttpServer(new HttpServerOptions().setSsl(true).setUseAlpn(true)
+                .setKeyCertOptions(new PfxOptions().setPath(p12).setPassword(password)))
+                .requestHandler(this::handle)
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS)
+                .actualPort();
     }
 
     private void handle(HttpServerRequest request) {

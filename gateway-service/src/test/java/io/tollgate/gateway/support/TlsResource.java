@@ -50,6 +50,24 @@ public class TlsResource extends GatewayResource {
             config.put("quarkus.http.test-ssl-port", port);
             config.put("test.tls.port", port);
             config.put("test.tls.certificate", dir.resolve("gateway.crt").toAbsolutePath().toString());
+            // the test backend over TLS with the same certificate, an h2:// upstream the gateway trusts through
+            // the configuration docs/protocols.md shows for it
+            int tlsBackend = backend().listenTls(dir.resolve("gateway.p12").toAbsolutePath().toString(), password);
+            config.put("tollgate.gateway.routes.tls.prefix", "/tls-upstream");
+            config.put("tollgate.gateway.routes.tls.url", "h2://localhost:" + tlsBackend);
+            for (String line : block(page, "properties", "upstream-tls-configuration-name").lines().toList()) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    String key = line.substring(0, line.indexOf('=')).trim();
+                    String value = line.substring(line.indexOf('=') + 1).trim();
+                    if (value.endsWith(".crt")) {
+                        // the upstream's CA: here the test's one self-signed certificate, under the page's name
+                        Path ca = dir.resolve(value);
+                        Files.copy(dir.resolve("gateway.crt"), ca, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        value = ca.toAbsolutePath().toString();
+                    }
+                    config.put(key, value);
+                }
+            }
             return config;
         } catch (Exception e) {
             throw new IllegalStateException("TLS set-up as docs/protocols.md says failed", e);
