@@ -9,7 +9,9 @@ import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 
@@ -21,6 +23,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import io.tollgate.gateway.support.DocumentedCurl;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.H2Client;
 import io.tollgate.gateway.support.H2Client.Answer;
@@ -65,6 +68,17 @@ class Http2Test {
         try (H2Client h2 = new H2Client(port(), true)) {
             assertLimitedTwiceThenRejected(h2);
         }
+    }
+
+    @Test
+    void theDocumentedCurlCallsSpeakHttp2AndCurlReadsTheRefusal() throws Exception {
+        Map<String, String> here = Map.of("8080", Integer.toString(port()), "/orders/1", "/limited/docs", "ak_42",
+                apiKey);
+        Path dir = Path.of(".");
+        assertThat(DocumentedCurl.run("curl --http2-prior-knowledge", here, dir))
+                .as("prior knowledge, then an upgrade").containsExactly("2 200", "2 200");
+        assertThat(DocumentedCurl.run("curl --http2-prior-knowledge", here, dir))
+                .as("curl's nghttp2 takes the gateway's 429 as well-formed").containsExactly("2 429", "2 429");
     }
 
     private void assertLimitedTwiceThenRejected(H2Client h2) throws Exception {

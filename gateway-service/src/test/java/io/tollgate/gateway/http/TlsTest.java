@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import javax.net.ssl.SSLContext;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.tollgate.gateway.support.DocumentedCurl;
 import io.tollgate.gateway.support.TlsResource;
 import io.vertx.core.json.JsonObject;
 
@@ -62,6 +65,15 @@ class TlsTest {
     @Test
     void http2ByAlpnIsLimitedAsPlainHttpIs() throws Exception {
         assertLimitedTwiceThenRejected(HttpClient.Version.HTTP_2);
+    }
+
+    @Test
+    void theDocumentedCurlCallsAnswerOverH2AndHttp11() throws Exception {
+        Path certificate = Path.of(config("test.tls.certificate"));
+        List<String> answers = DocumentedCurl.run("curl --cacert gateway.crt",
+                Map.of("8443", config("test.tls.port"), "/orders/1", "/limited/docs", "ak_42", apiKey),
+                certificate.getParent());
+        assertThat(answers).containsExactly("2 200", "1.1 200");
     }
 
     @Test
