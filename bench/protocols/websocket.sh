@@ -17,7 +17,7 @@
 # packaged gateway and demo backend (./mvnw -B -pl demo-backend,gateway-service -am package -DskipTests).
 # Env: ROUNDS (3) LATENCY_MESSAGES (20000) LATENCY_WARMUP (20000) SIZE (100) SOCKETS (8) WINDOW (64)
 #      DURATION (8: seconds) PER_SOCKET (500000) WARMUP_SECONDS (15: throughput warm-up per variant)
-#      GATEWAY_JAVA_OPTS (-XX:+UseSerialGC -Xmx64m) BACKEND_JAVA_OPTS (-XX:+UseSerialGC -Xmx128m)
+#      GATEWAY_JAR (this tree's) GATEWAY_JAVA_OPTS (-XX:+UseSerialGC -Xmx64m) BACKEND_JAVA_OPTS (-XX:+UseSerialGC -Xmx128m)
 #      CLIENT_JAVA_OPTS (-XX:+UseSerialGC -Xmx256m) RESULTS (bench/results/<UTC date-time>-websocket.md)
 set -euo pipefail
 
@@ -34,7 +34,7 @@ WARMUP_SECONDS=${WARMUP_SECONDS:-15}
 GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:--XX:+UseSerialGC -Xmx64m}
 BACKEND_JAVA_OPTS=${BACKEND_JAVA_OPTS:--XX:+UseSerialGC -Xmx128m}
 CLIENT_JAVA_OPTS=${CLIENT_JAVA_OPTS:--XX:+UseSerialGC -Xmx256m}
-JAR="$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"
+JAR=${GATEWAY_JAR:-"$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"}
 BACKEND_JAR="$ROOT/demo-backend/target/quarkus-app/quarkus-run.jar"
 STAMP=$(date -u +%Y-%m-%dT%H%MZ)
 RESULTS=${RESULTS:-"$ROOT/bench/results/$STAMP-websocket.md"}

@@ -1,11 +1,14 @@
 package io.tollgate.gateway.proxy;
 
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketFrame;
+import io.vertx.core.http.impl.WebSocketInternal;
 
 /**
  * One relayed WebSocket: the client's socket and the upstream's, each frame written to the other side as it came
@@ -21,6 +24,8 @@ final class RelayedSocket {
     private static final short ABNORMAL = 1006;
     private static final short TLS_FAILED = 1015;
     static final short GOING_AWAY = 1001;
+    /** Flushes gathered into one at most, so a long turn still sends as it goes. */
+    private static final int FLUSHES_GATHERED = 64;
 
     private final Vertx vertx;
     private final WebSocketBase client;
@@ -46,6 +51,8 @@ final class RelayedSocket {
 
     /** Starts relaying both ways and the idle watch. */
     void start() {
+        consolidateFlushes(client);
+        consolidateFlushes(upstream);
         pipe(client, upstream);
         pipe(upstream, client);
         client.closeHandler(v -> closed(client, upstream));
@@ -74,6 +81,22 @@ final class RelayedSocket {
             done.complete();
         });
         return done.future();
+    }
+
+    /**
+     * A frame written to one side while the other side's read is handled is flushed by Vert.x at once (the read is
+     * not its own connection's), one system call per frame where a read brought dozens. Netty's
+     * {@link FlushConsolidationHandler} on each side's connection gathers those flushes into one at the end of the
+     * event loop's turn (or every {@value #FLUSHES_GATHERED} flushes), as a connection's own reads already are.
+     */
+    private static void consolidateFlushes(WebSocketBase side) {
+        if (side instanceof WebSocketInternal internal) {
+            ChannelHandlerContext vertx = internal.channelHandlerContext();
+            if (vertx.pipeline().get(FlushConsolidationHandler.class) == null) {
+                vertx.pipeline().addBefore(vertx.name(), "flush-consolidation",
+                        new FlushConsolidationHandler(FLUSHES_GATHERED, true));
+            }
+        }
     }
 
     private void pipe(WebSocketBase from, WebSocketBase to) {
