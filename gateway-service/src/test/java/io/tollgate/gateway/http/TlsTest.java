@@ -77,6 +77,52 @@ class TlsTest {
     }
 
     @Test
+    void aRenewedKeyStoreIsServedWithoutARestart() throws Exception {
+        Path keystore = Path.of(config("test.tls.keystore"));
+        assertThat(servedSubject()).isEqualTo("CN=localhost");
+        // a renewal as cert-manager makes one: a new key store written beside, then moved over the old one
+        Path renewed = keystore.resolveSibling("renewed.p12");
+        Process keytool = new ProcessBuilder("keytool", "-genkeypair", "-alias", "gateway", "-keyalg", "EC",
+                "-groupname", "secp256r1", "-validity", "30", "-dname", "CN=renewed", "-ext",
+                "SAN=dns:localhost,ip:127.0.0.1", "-storetype", "PKCS12", "-keystore", renewed.toString(),
+                "-storepass", config("test.tls.password")).redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes());
+        assertThat(keytool.waitFor()).as(output).isZero();
+        Files.move(renewed, keystore, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+
+        org.awaitility.Awaitility.await("the renewed certificate is served").atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> servedSubject().equals("CN=renewed"));
+    }
+
+    /** The subject of the certificate the gateway's HTTPS port serves now (read without trusting it). */
+    private static String servedSubject() throws Exception {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new javax.net.ssl.TrustManager[]{new javax.net.ssl.X509TrustManager() {
+
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String type) {
+            }
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String type) {
+            }
+
+            @Override
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+                return new java.security.cert.X509Certificate[0];
+            }
+        }}, null);
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) context.getSocketFactory()
+                .createSocket("127.0.0.1", Integer.parseInt(config("test.tls.port")))) {
+            socket.setSoTimeout(5_000);
+            socket.startHandshake();
+            return ((java.security.cert.X509Certificate) socket.getSession().getPeerCertificates()[0])
+                    .getSubjectX500Principal().getName();
+        }
+    }
+
+    @Test
     void anH2UpstreamIsTrustedThroughTheNamedTlsConfiguration() throws Exception {
         // the JVM trusts nothing of the test's: only quarkus.tls.upstream's CA file lets the gateway in
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

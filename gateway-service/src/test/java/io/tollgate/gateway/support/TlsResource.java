@@ -10,8 +10,9 @@ import java.util.regex.Pattern;
 /**
  * A {@link GatewayResource} whose gateway also listens for TLS, set up as docs/protocols.md says: its {@code keytool}
  * commands run as written (in a fresh folder, choosing a random {@code TLS_PASSWORD}) and its properties are the
- * gateway's, the keystore's path made absolute and the HTTPS port a free one ({@code test.tls.port}). The
- * certificate the clients trust is {@code test.tls.certificate}.
+ * gateway's, the keystore's path made absolute, the HTTPS port a free one ({@code test.tls.port}) and the reload
+ * period a second. The certificate the clients trust is {@code test.tls.certificate}; the key store and its password,
+ * for a test that renews it, {@code test.tls.keystore} and {@code test.tls.password}.
  */
 public class TlsResource extends GatewayResource {
 
@@ -50,6 +51,10 @@ public class TlsResource extends GatewayResource {
             config.put("quarkus.http.test-ssl-port", port);
             config.put("test.tls.port", port);
             config.put("test.tls.certificate", dir.resolve("gateway.crt").toAbsolutePath().toString());
+            config.put("test.tls.keystore", dir.resolve("gateway.p12").toAbsolutePath().toString());
+            config.put("test.tls.password", password);
+            // the page's reload period is an hour; the test's is a second, so a renewed key store shows soon
+            config.put("quarkus.tls.public.reload-period", "1s");
             // the test backend over TLS with the same certificate, an h2:// upstream the gateway trusts through
             // the configuration docs/protocols.md shows for it
             int tlsBackend = backend().listenTls(dir.resolve("gateway.p12").toAbsolutePath().toString(), password);
