@@ -71,6 +71,19 @@ class Http2Test {
     }
 
     @Test
+    void aClientThatResetsEveryStreamIsCutOff() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false)) {
+            // Vert.x's bound, which Quarkus keeps: 200 resets in 30 s, then GOAWAY
+            int sent = h2.resetUntilClosed("/limited/reset", 1_000, apiKey);
+            assertThat(sent).as("the gateway closes the connection of a rapid-reset flood").isBetween(1, 400);
+        }
+        try (H2Client h2 = new H2Client(port(), false)) {
+            assertThat(h2.get("/anything", "X-API-Key", apiKey).status()).as("and serves the next connection")
+                    .isEqualTo(200);
+        }
+    }
+
+    @Test
     void theDocumentedCurlCallsSpeakHttp2AndCurlReadsTheRefusal() throws Exception {
         Map<String, String> here = Map.of("8080", Integer.toString(port()), "/orders/1", "/limited/docs", "ak_42",
                 apiKey);

@@ -1,7 +1,9 @@
 package io.tollgate.gateway.support;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -9,6 +11,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
@@ -46,6 +49,38 @@ public final class H2Client implements AutoCloseable {
                 .map(uri -> exchange(HttpMethod.GET, uri, MultiMap.caseInsensitiveMultiMap(), null))
                 .toList();
         return await(Future.all(answers).map(all -> all.<Answer>list()));
+    }
+
+    /**
+     * HTTP/2's "rapid reset" (CVE-2023-44487): up to {@code streams} GETs of {@code uri} on the one connection, each
+     * reset right after its headers went out. Answers how many were sent before the gateway closed the connection,
+     * or -1 when it never did (waiting 10 s after the last).
+     */
+    public int resetUntilClosed(String uri, int streams, String apiKey) throws Exception {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        int sent = 0;
+        while (sent < streams && !closed.isDone()) {
+            HttpClientRequest request;
+            try {
+                request = await(client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1")
+                        .setPort(port).setURI(uri)));
+            } catch (Exception refused) {
+                break; // the connection is going away under the next stream
+            }
+            if (sent == 0) {
+                request.connection().closeHandler(v -> closed.complete(null));
+            }
+            request.putHeader("X-API-Key", apiKey);
+            request.sendHead();
+            request.reset();
+            sent++;
+        }
+        try {
+            closed.get(10, TimeUnit.SECONDS);
+            return sent;
+        } catch (TimeoutException stillOpen) {
+            return -1;
+        }
     }
 
     private Future<Answer> exchange(HttpMethod method, String uri, MultiMap headers, Buffer body) {
