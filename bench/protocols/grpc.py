@@ -59,7 +59,9 @@ for a, b, goal in (("rule", "off", " (goal ≥ 0.8)"), ("rule", "direct", ""), (
         print(f"- **{a} ÷ {b}**{goal}: {med(a, 2) / med(b, 2):.2f} of the medians; round by round median "
               f"{statistics.median(p):.2f} (rounds {min(p):.2f} to {max(p):.2f})")
 if "rule" in order and "off" in order and med("rule", 8) is not None and med("off", 8) is not None:
-    print(f"- gateway CPU the rule adds: {med('rule', 8) - med('off', 8):+.1f} µs/call (medians)")
+    print(f"- gateway CPU the rule adds: {med('rule', 8) - med('off', 8):+.1f} µs/call (medians); gateway CPU per call "
+          f"off ÷ rule {med('off', 8) / med('rule', 8):.2f}: rule ÷ off in calls/s if the gateway's CPU alone bounded "
+          f"them (a busy machine moves calls/s far more than CPU per call)")
 loads = [float(r[13]) for r in rows]
 print(f"- load average (1 min) at the end of the runs: {min(loads):.2f} to {max(loads):.2f}")
 print()

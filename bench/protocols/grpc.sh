@@ -23,7 +23,7 @@
 # Needs: h2load (Debian nghttp2-client; installed with apt-get when run as root), curl, redis-server, redis-cli,
 # java 17, python3, and the packaged jars:
 #   ./mvnw -B -pl rules-service,demo-backend,gateway-service -am package -DskipTests
-# Env: ROUNDS (5) DURATION (10, seconds per run) WARMUP (20, seconds of calls per variant before the rounds: a fresh
+# Env: ROUNDS (5) DURATION (10, seconds per run) WARMUP (30, seconds of calls per variant before the rounds: a fresh
 #      JVM serves its first thousands of calls 10-50 x slower) CLIENTS (16, h2load -c) STREAMS (10, h2load -m)
 #      THREADS (1, h2load -t) VARIANTS ("direct off rule") LEASE (auto | off: the rule's "lease")
 #      GATEWAY_JAVA_OPTS (-XX:+UseSerialGC -Xmx64m) BACKEND_JAVA_OPTS (-XX:+UseSerialGC -Xmx128m)
@@ -36,7 +36,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 ROUNDS=${ROUNDS:-5}
 DURATION=${DURATION:-10}
-WARMUP=${WARMUP:-20}
+WARMUP=${WARMUP:-30}
 CLIENTS=${CLIENTS:-16}
 STREAMS=${STREAMS:-10}
 THREADS=${THREADS:-1}
