@@ -184,9 +184,9 @@ run() {
 }
 
 {
-  echo "# gRPC unary calls: direct, through the gateway without a rule, with one rule"
+  echo "# gRPC unary calls (variants: $VARIANTS; lease: $LEASE)"
   echo
-  echo "Command: \`ROUNDS=$ROUNDS DURATION=$DURATION WARMUP=$WARMUP CLIENTS=$CLIENTS STREAMS=$STREAMS THREADS=$THREADS LEASE=$LEASE bench/protocols/grpc.sh\`"
+  echo "Command: \`ROUNDS=$ROUNDS DURATION=$DURATION WARMUP=$WARMUP CLIENTS=$CLIENTS STREAMS=$STREAMS THREADS=$THREADS LEASE=$LEASE VARIANTS=\"$VARIANTS\"${PROFILE:+ PROFILE=$PROFILE PROFILE_INTERVAL=$PROFILE_INTERVAL} bench/protocols/grpc.sh\`"
   echo
 } >"$WORK/report"
 
