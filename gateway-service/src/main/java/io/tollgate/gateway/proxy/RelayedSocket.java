@@ -1,7 +1,5 @@
 package io.tollgate.gateway.proxy;
 
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -24,8 +22,6 @@ final class RelayedSocket {
     private static final short ABNORMAL = 1006;
     private static final short TLS_FAILED = 1015;
     static final short GOING_AWAY = 1001;
-    /** Flushes gathered into one at most, so a long turn still sends as it goes. */
-    private static final int FLUSHES_GATHERED = 64;
 
     private final Vertx vertx;
     private final WebSocketBase client;
@@ -83,19 +79,10 @@ final class RelayedSocket {
         return done.future();
     }
 
-    /**
-     * A frame written to one side while the other side's read is handled is flushed by Vert.x at once (the read is
-     * not its own connection's), one system call per frame where a read brought dozens. Netty's
-     * {@link FlushConsolidationHandler} on each side's connection gathers those flushes into one at the end of the
-     * event loop's turn (or every {@value #FLUSHES_GATHERED} flushes), as a connection's own reads already are.
-     */
+    /** A frame written to one side while the other side's read is handled is flushed with its turn's others. */
     private static void consolidateFlushes(WebSocketBase side) {
         if (side instanceof WebSocketInternal internal) {
-            ChannelHandlerContext vertx = internal.channelHandlerContext();
-            if (vertx.pipeline().get(FlushConsolidationHandler.class) == null) {
-                vertx.pipeline().addBefore(vertx.name(), "flush-consolidation",
-                        new FlushConsolidationHandler(FLUSHES_GATHERED, true));
-            }
+            Flushes.gather(internal.channelHandlerContext());
         }
     }
 

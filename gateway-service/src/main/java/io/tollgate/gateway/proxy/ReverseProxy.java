@@ -137,6 +137,10 @@ public class ReverseProxy {
                 .setURI(upstream.basePath() + (query == null ? path.path() : path.path() + "?" + query))
                 .setConnectTimeout(connectTimeoutMs);
         HeadWait wait = headWait(request.getHeader(GrpcDeadline.HEADER));
+        if (request.version() == HttpVersion.HTTP_2) {
+            // the answer's HEADERS, DATA and trailers, written while the upstream's connection is read: one flush
+            Flushes.gather(request.connection());
+        }
         Promise<Void> done = Promise.promise();
         Loop loop = loop();
         HttpClientRequest[] sent = new HttpClientRequest[1];

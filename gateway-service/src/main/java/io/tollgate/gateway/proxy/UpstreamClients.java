@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import io.tollgate.gateway.proxy.Upstreams.Protocol;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientBuilder;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
@@ -40,7 +41,13 @@ final class UpstreamClients {
     private synchronized HttpClient make(Protocol protocol) {
         HttpClient client = clients.get(protocol.ordinal());
         if (client == null) {
-            client = vertx.createHttpClient(tls.apply(options(protocol)), new PoolOptions().setHttp1MaxSize(HTTP1_CONNECTIONS));
+            HttpClientBuilder builder = vertx.httpClientBuilder().with(tls.apply(options(protocol)))
+                    .with(new PoolOptions().setHttp1MaxSize(HTTP1_CONNECTIONS));
+            if (protocol != Protocol.HTTP_1_1) {
+                // a request's HEADERS and DATA frames, written while the client's connection is read: one flush
+                builder.withConnectHandler(Flushes::gather);
+            }
+            client = builder.build();
             clients.set(protocol.ordinal(), client);
         }
         return client;
