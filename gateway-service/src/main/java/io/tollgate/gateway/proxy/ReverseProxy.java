@@ -68,6 +68,8 @@ public class ReverseProxy {
     private final PerEventLoop<Loop> byLoop;
     private final long connectTimeoutMs;
     private final long idleTimeoutMs;
+    /** The wait of every request that is not a gRPC call with a shorter deadline: one instance, shared. */
+    private final HeadWait upstreamTimeout;
 
     ReverseProxy(Vertx vertx, GatewayConfig config, ClientAddress clientAddress, UpstreamTls tls) {
         this.vertx = vertx;
@@ -75,6 +77,7 @@ public class ReverseProxy {
         this.upstreams = new Upstreams(config.gateway());
         this.connectTimeoutMs = config.gateway().connectTimeout().toMillis();
         this.idleTimeoutMs = config.gateway().upstreamTimeout().toMillis();
+        this.upstreamTimeout = new HeadWait(idleTimeoutMs, 0, null);
         checkClientIdleTimeout(ConfigProvider.getConfig().getOptionalValue(CLIENT_IDLE_TIMEOUT, Duration.class),
                 config.gateway().upstreamTimeout());
         this.offLoop = new UpstreamClients(vertx, tls);
@@ -198,7 +201,7 @@ public class ReverseProxy {
     private HeadWait headWait(String grpcTimeout) {
         long deadlineMs = GrpcDeadline.millis(grpcTimeout);
         if (deadlineMs < 0 || deadlineMs >= idleTimeoutMs) {
-            return new HeadWait(idleTimeoutMs, 0, null);
+            return upstreamTimeout;
         }
         return new HeadWait(idleTimeoutMs, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs), grpcTimeout);
     }
