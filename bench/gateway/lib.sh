@@ -7,6 +7,14 @@ need() { # need TOOL...: stops at the first tool missing from PATH
   local tool
   for tool in "$@"; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
 }
+need_package() { # need_package TOOL PACKAGE: installs Debian's PACKAGE for a missing TOOL when root, else stops
+  command -v "$1" >/dev/null && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing $1 ($2)..." >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
+  fi
+  command -v "$1" >/dev/null || { echo "missing: $1 (Debian package $2)" >&2; exit 1; }
+}
 
 WORK=$(mktemp -d)
 PIDS=()

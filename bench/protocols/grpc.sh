@@ -53,17 +53,10 @@ RESULTS=${RESULTS:-"$ROOT/bench/results/$(date -u +%Y-%m-%dT%H%MZ)-grpc.md"}
 MAX_SECONDS=${MAX_SECONDS:-900}
 case $LEASE in auto | off) ;; *) echo "LEASE is auto or off" >&2; exit 1 ;; esac
 
-if ! command -v h2load >/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "installing h2load (nghttp2-client)..." >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nghttp2-client >/dev/null
-  else
-    echo "missing: h2load (Debian package nghttp2-client)" >&2; exit 1
-  fi
-fi
 # shellcheck source=bench/gateway/lib.sh
 . "$ROOT/bench/gateway/lib.sh"
-need h2load curl redis-server redis-cli java python3 ${PROFILE:+jcmd unzip}
+need_package h2load nghttp2-client
+need curl redis-server redis-cli java python3 ${PROFILE:+jcmd unzip}
 for jar in "$GATEWAY_JAR" "$BACKEND_JAR"; do
   [ -f "$jar" ] || { echo "missing $jar; build first: ./mvnw -B -pl rules-service,demo-backend,gateway-service -am package -DskipTests" >&2; exit 1; }
 done

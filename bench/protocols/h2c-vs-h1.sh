@@ -31,18 +31,10 @@ JAR=${GATEWAY_JAR:-"$ROOT/gateway-service/target/quarkus-app/quarkus-run.jar"}
 STAMP=$(date -u +%Y-%m-%dT%H%MZ)
 RESULTS=${RESULTS:-"$ROOT/bench/results/$STAMP-h2c-vs-h1.md"}
 
-if ! command -v h2load >/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "h2load missing: apt-get install nghttp2-client" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nghttp2-client >/dev/null
-  else
-    echo "missing: h2load (Debian: sudo apt-get install nghttp2-client)" >&2
-    exit 1
-  fi
-fi
 # shellcheck source=bench/gateway/lib.sh
 . "$ROOT/bench/gateway/lib.sh"
-need h2load nginx redis-server redis-cli java curl python3
+need_package h2load nghttp2-client
+need nginx redis-server redis-cli java curl python3
 [ -f "$JAR" ] || { echo "build first: ./mvnw -B -pl gateway-service -am package -DskipTests" >&2; exit 1; }
 
 backend

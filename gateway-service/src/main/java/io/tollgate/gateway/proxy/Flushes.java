@@ -3,6 +3,8 @@ package io.tollgate.gateway.proxy;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.WebSocketBase;
+import io.vertx.core.http.impl.WebSocketInternal;
 import io.vertx.core.net.impl.ConnectionBase;
 
 /**
@@ -28,8 +30,14 @@ final class Flushes {
         }
     }
 
-    /** The same, given the context of Vert.x's handler in the connection's pipeline. */
-    static void gather(ChannelHandlerContext vertx) {
+    /** Gathers the flushes of both connections a relayed WebSocket joins, {@code side} being one. */
+    static void gather(WebSocketBase side) {
+        if (side instanceof WebSocketInternal internal) {
+            gather(internal.channelHandlerContext());
+        }
+    }
+
+    private static void gather(ChannelHandlerContext vertx) {
         if (vertx.pipeline().get(FlushConsolidationHandler.class) == null) {
             vertx.pipeline().addBefore(vertx.name(), "flush-consolidation",
                     new FlushConsolidationHandler(GATHERED, true));

@@ -6,7 +6,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketFrame;
-import io.vertx.core.http.impl.WebSocketInternal;
 
 /**
  * One relayed WebSocket: the client's socket and the upstream's, each frame written to the other side as it came
@@ -47,8 +46,8 @@ final class RelayedSocket {
 
     /** Starts relaying both ways and the idle watch. */
     void start() {
-        consolidateFlushes(client);
-        consolidateFlushes(upstream);
+        Flushes.gather(client);
+        Flushes.gather(upstream);
         pipe(client, upstream);
         pipe(upstream, client);
         client.closeHandler(v -> closed(client, upstream));
@@ -77,13 +76,6 @@ final class RelayedSocket {
             done.complete();
         });
         return done.future();
-    }
-
-    /** A frame written to one side while the other side's read is handled is flushed with its turn's others. */
-    private static void consolidateFlushes(WebSocketBase side) {
-        if (side instanceof WebSocketInternal internal) {
-            Flushes.gather(internal.channelHandlerContext());
-        }
     }
 
     private void pipe(WebSocketBase from, WebSocketBase to) {

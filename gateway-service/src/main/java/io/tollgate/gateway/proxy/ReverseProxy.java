@@ -139,8 +139,10 @@ public class ReverseProxy {
                 .setSsl(upstream.ssl())
                 .setURI(upstream.basePath() + (query == null ? path.path() : path.path() + "?" + query))
                 .setConnectTimeout(connectTimeoutMs);
-        HeadWait wait = headWait(request.getHeader(GrpcDeadline.HEADER));
-        if (request.version() == HttpVersion.HTTP_2) {
+        boolean http2 = request.version() == HttpVersion.HTTP_2;
+        // gRPC is HTTP/2 only: an HTTP/1.1 request has no deadline to read
+        HeadWait wait = http2 ? headWait(request.getHeader(GrpcDeadline.HEADER)) : upstreamTimeout;
+        if (http2) {
             // the answer's HEADERS, DATA and trailers, written while the upstream's connection is read: one flush
             Flushes.gather(request.connection());
         }
@@ -180,21 +182,19 @@ public class ReverseProxy {
 
     /**
      * How long the gateway waits for the answer's head once the request is sent: {@code upstream-timeout}, or the
-     * time left of a gRPC call's deadline ({@code grpc-timeout}) when that ends first.
+     * time left of a gRPC call's deadline ({@code grpc-timeout}, then not null) when that ends first.
      */
     private record HeadWait(long upstreamTimeoutMs, long deadlineNanos, String grpcTimeout) {
 
         long millis() {
-            if (grpcTimeout == null) {
-                return upstreamTimeoutMs;
-            }
-            long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-            return Math.max(1, Math.min(upstreamTimeoutMs, left));
+            return grpcTimeout == null
+                    ? upstreamTimeoutMs
+                    : Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
         }
 
-        /** Whether the call's deadline, not {@code upstream-timeout}, ended the wait. */
+        /** Whether the call's deadline, not {@code upstream-timeout}, bounds the wait (it is the shorter). */
         boolean byDeadline() {
-            return grpcTimeout != null && deadlineNanos - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(1);
+            return grpcTimeout != null;
         }
     }
 

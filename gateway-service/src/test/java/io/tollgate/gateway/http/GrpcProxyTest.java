@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +24,6 @@ import com.google.protobuf.Int32Value;
 import com.google.protobuf.StringValue;
 
 import io.grpc.CallOptions;
-import io.grpc.ClientCall;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -85,16 +85,16 @@ class GrpcProxyTest {
 
     @Test
     void aUnaryCallPassesWithItsMetadataAndTrailers() {
-        Metadata headers = new Metadata();
-        Metadata trailers = new Metadata();
+        AtomicReference<Metadata> headers = new AtomicReference<>();
+        AtomicReference<Metadata> trailers = new AtomicReference<>();
         StringValue answer = ClientCalls.blockingUnaryCall(withKey(gateway, headers, trailers), GrpcEcho.SAY,
                 CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("hello"));
 
         assertThat(answer.getValue()).isEqualTo("echo: hello");
-        assertThat(trailers.get(GrpcEcho.ECHO_TRAILER)).as("the server's trailer, relayed").isEqualTo("said");
-        assertThat(headers.get(POLICY)).as("the RateLimit fields in the answer's headers")
+        assertThat(trailers.get().get(GrpcEcho.ECHO_TRAILER)).as("the server's trailer, relayed").isEqualTo("said");
+        assertThat(headers.get().get(POLICY)).as("the RateLimit fields in the answer's headers")
                 .isEqualTo("\"grpc.echo\";q=3;w=60");
-        assertThat(headers.get(REMAINING)).isEqualTo("2");
+        assertThat(headers.get().get(REMAINING)).isEqualTo("2");
         JsonObject seen = stats();
         assertThat(seen.getString("api_key")).as("the metadata reached the server").isEqualTo(apiKey);
         assertThat(seen.getLong("deadline_ms")).as("grpc-timeout passed on: the server knows the deadline")
@@ -103,15 +103,15 @@ class GrpcProxyTest {
 
     @Test
     void aServerStreamingCallRelaysEveryMessageThenTheTrailers() {
-        Metadata trailers = new Metadata();
-        Iterator<StringValue> answers = ClientCalls.blockingServerStreamingCall(withKey(gateway, new Metadata(),
-                trailers), GrpcEcho.COUNT, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
+        AtomicReference<Metadata> trailers = new AtomicReference<>();
+        Iterator<StringValue> answers = ClientCalls.blockingServerStreamingCall(withKey(gateway,
+                new AtomicReference<>(), trailers), GrpcEcho.COUNT, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
                 Int32Value.of(500));
         List<String> got = new ArrayList<>();
         answers.forEachRemaining(m -> got.add(m.getValue()));
 
         assertThat(got).hasSize(500).startsWith("1", "2").endsWith("500");
-        assertThat(trailers.get(GrpcEcho.ECHO_COUNT)).isEqualTo("500");
+        assertThat(trailers.get().get(GrpcEcho.ECHO_COUNT)).isEqualTo("500");
     }
 
     @Test
@@ -146,7 +146,7 @@ class GrpcProxyTest {
         long cancelledBefore = stats().getLong("cancelled");
         // the gateway's upstream-timeout (700 ms here) is shorter than the client's deadline: the gateway answers
         StatusRuntimeException late = catchThrowableOfType(StatusRuntimeException.class,
-                () -> ClientCalls.blockingUnaryCall(withKey(gateway, new Metadata(), new Metadata()), GrpcEcho.HOLD,
+                () -> ClientCalls.blockingUnaryCall(withKey(gateway), GrpcEcho.HOLD,
                         CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), StringValue.of("wait")));
         assertThat(late.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
         assertThat(late.getStatus().getDescription()).contains("did not answer in time");
@@ -172,7 +172,7 @@ class GrpcProxyTest {
     void anUpstreamThatIsDownIsUnavailable() {
         install("[" + rule("grpc.down", "/tollgate.down.Echo/**", "api_key", 100, "1m", 100, "") + "]");
         StatusRuntimeException down = catchThrowableOfType(StatusRuntimeException.class,
-                () -> ClientCalls.blockingUnaryCall(withKey(gateway, new Metadata(), new Metadata()),
+                () -> ClientCalls.blockingUnaryCall(withKey(gateway),
                         GrpcEcho.SAY.toBuilder().setFullMethodName("tollgate.down.Echo/Say").build(),
                         CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("anyone?")));
         assertThat(down.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -180,52 +180,25 @@ class GrpcProxyTest {
     }
 
     private StringValue say(ManagedChannel channel) {
-        return ClientCalls.blockingUnaryCall(withKey(channel, new Metadata(), new Metadata()), GrpcEcho.SAY,
+        return ClientCalls.blockingUnaryCall(withKey(channel), GrpcEcho.SAY,
                 CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("hi"));
     }
 
     /** The channel with this test's API key in every call's metadata, keeping the answer's headers and trailers. */
-    private io.grpc.Channel withKey(ManagedChannel channel, Metadata headers, Metadata trailers) {
+    private io.grpc.Channel withKey(ManagedChannel channel, AtomicReference<Metadata> headers,
+            AtomicReference<Metadata> trailers) {
         Metadata key = new Metadata();
         key.put(GrpcEcho.API_KEY, apiKey);
         return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(key),
-                captureInto(headers, trailers));
+                MetadataUtils.newCaptureMetadataInterceptor(headers, trailers));
+    }
+
+    private io.grpc.Channel withKey(ManagedChannel channel) {
+        return withKey(channel, new AtomicReference<>(), new AtomicReference<>());
     }
 
     private JsonObject stats() {
         return new JsonObject(ClientCalls.blockingUnaryCall(direct, GrpcEcho.STATS,
                 CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("")).getValue());
-    }
-
-    /** Copies a call's answer headers and trailers into the given metadata as they arrive. */
-    private static io.grpc.ClientInterceptor captureInto(Metadata headers, Metadata trailers) {
-        return new io.grpc.ClientInterceptor() {
-
-            @Override
-            public <Q, A> ClientCall<Q, A> interceptCall(io.grpc.MethodDescriptor<Q, A> method,
-                    CallOptions options, io.grpc.Channel next) {
-                return new io.grpc.ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-
-                    @Override
-                    public void start(Listener<A> listener, Metadata sent) {
-                        super.start(new io.grpc.ForwardingClientCallListener.SimpleForwardingClientCallListener<>(
-                                listener) {
-
-                            @Override
-                            public void onHeaders(Metadata received) {
-                                headers.merge(received);
-                                super.onHeaders(received);
-                            }
-
-                            @Override
-                            public void onClose(Status status, Metadata received) {
-                                trailers.merge(received);
-                                super.onClose(status, received);
-                            }
-                        }, sent);
-                    }
-                };
-            }
-        };
     }
 }

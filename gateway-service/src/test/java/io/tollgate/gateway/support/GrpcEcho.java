@@ -1,8 +1,11 @@
 package io.tollgate.gateway.support;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import com.google.protobuf.Int32Value;
 import com.google.protobuf.Message;
@@ -63,10 +66,14 @@ public final class GrpcEcho implements AutoCloseable {
 
     public GrpcEcho() throws Exception {
         ServerServiceDefinition echo = ServerServiceDefinition.builder(SERVICE)
-                .addMethod(SAY, unary(text -> StringValue.of("echo: " + text.getValue()), ECHO_TRAILER, "said"))
-                .addMethod(COUNT, this::count)
+                .addMethod(SAY, answering(true, text -> List.of(StringValue.of("echo: " + text.getValue())),
+                        text -> trailer(ECHO_TRAILER, "said")))
+                .addMethod(COUNT, answering(true,
+                        n -> IntStream.rangeClosed(1, n.getValue()).mapToObj(i -> StringValue.of(Integer.toString(i)))
+                                .toList(),
+                        n -> trailer(ECHO_COUNT, Integer.toString(n.getValue()))))
                 .addMethod(HOLD, this::hold)
-                .addMethod(STATS, this::stats)
+                .addMethod(STATS, answering(false, ignored -> List.of(stats()), ignored -> new Metadata()))
                 .build();
         server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(echo).build()
                 .start();
@@ -83,41 +90,38 @@ public final class GrpcEcho implements AutoCloseable {
         lastDeadlineMillis.set(deadline == null ? -1 : deadline.timeRemaining(TimeUnit.MILLISECONDS));
     }
 
-    private <Q, A> ServerCallHandler<Q, A> unary(java.util.function.Function<Q, A> answer, Metadata.Key<String> key,
-            String value) {
+    /**
+     * A method that answers its one request with {@code answers}, then closes with {@code trailers}; a call of it
+     * is counted and its metadata kept when {@code counted}.
+     */
+    private <Q, A> ServerCallHandler<Q, A> answering(boolean counted, Function<Q, List<A>> answers,
+            Function<Q, Metadata> trailers) {
         return (call, metadata) -> {
-            received(metadata);
+            if (counted) {
+                received(metadata);
+            }
             call.request(1);
             return new ServerCall.Listener<>() {
 
                 @Override
                 public void onMessage(Q message) {
                     call.sendHeaders(new Metadata());
-                    call.sendMessage(answer.apply(message));
-                    Metadata trailers = new Metadata();
-                    trailers.put(key, value);
-                    call.close(Status.OK, trailers);
+                    answers.apply(message).forEach(call::sendMessage);
+                    call.close(Status.OK, trailers.apply(message));
                 }
             };
         };
     }
 
-    private ServerCall.Listener<Int32Value> count(ServerCall<Int32Value, StringValue> call, Metadata metadata) {
-        received(metadata);
-        call.request(1);
-        return new ServerCall.Listener<>() {
+    private static Metadata trailer(Metadata.Key<String> key, String value) {
+        Metadata trailers = new Metadata();
+        trailers.put(key, value);
+        return trailers;
+    }
 
-            @Override
-            public void onMessage(Int32Value n) {
-                call.sendHeaders(new Metadata());
-                for (int i = 1; i <= n.getValue(); i++) {
-                    call.sendMessage(StringValue.of(Integer.toString(i)));
-                }
-                Metadata trailers = new Metadata();
-                trailers.put(ECHO_COUNT, Integer.toString(n.getValue()));
-                call.close(Status.OK, trailers);
-            }
-        };
+    private StringValue stats() {
+        return StringValue.of(new JsonObject().put("calls", calls.get()).put("cancelled", cancelled.get())
+                .put("api_key", lastApiKey).put("deadline_ms", lastDeadlineMillis.get()).encode());
     }
 
     private ServerCall.Listener<StringValue> hold(ServerCall<StringValue, StringValue> call, Metadata metadata) {
@@ -128,21 +132,6 @@ public final class GrpcEcho implements AutoCloseable {
             @Override
             public void onCancel() {
                 cancelled.incrementAndGet();
-            }
-        };
-    }
-
-    private ServerCall.Listener<StringValue> stats(ServerCall<StringValue, StringValue> call, Metadata metadata) {
-        call.request(1);
-        return new ServerCall.Listener<>() {
-
-            @Override
-            public void onMessage(StringValue ignored) {
-                call.sendHeaders(new Metadata());
-                call.sendMessage(StringValue.of(new JsonObject().put("calls", calls.get())
-                        .put("cancelled", cancelled.get()).put("api_key", lastApiKey)
-                        .put("deadline_ms", lastDeadlineMillis.get()).encode()));
-                call.close(Status.OK, new Metadata());
             }
         };
     }

@@ -35,17 +35,7 @@ public class TlsResource extends GatewayResource {
                 throw new IllegalStateException("the documented keytool commands failed: " + output);
             }
             String password = Files.readString(dir.resolve("password"));
-            for (String line : block(page, "properties", "key-store.p12.path").lines().toList()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String key = line.substring(0, line.indexOf('=')).trim();
-                String value = line.substring(line.indexOf('=') + 1).trim();
-                if (value.endsWith(".p12")) {
-                    value = dir.resolve(value).toAbsolutePath().toString();
-                }
-                config.put(key, value.replace("${TLS_PASSWORD}", password));
-            }
+            applyProperties(block(page, "properties", "key-store.p12.path"), dir, password, config);
             String port = Integer.toString(closedPort());
             config.put("quarkus.http.ssl-port", port);
             config.put("quarkus.http.test-ssl-port", port);
@@ -60,22 +50,35 @@ public class TlsResource extends GatewayResource {
             int tlsBackend = backend().listenTls(dir.resolve("gateway.p12").toAbsolutePath().toString(), password);
             config.put("tollgate.gateway.routes.tls.prefix", "/tls-upstream");
             config.put("tollgate.gateway.routes.tls.url", "h2://localhost:" + tlsBackend);
-            for (String line : block(page, "properties", "upstream-tls-configuration-name").lines().toList()) {
-                if (!line.isBlank() && !line.startsWith("#")) {
-                    String key = line.substring(0, line.indexOf('=')).trim();
-                    String value = line.substring(line.indexOf('=') + 1).trim();
-                    if (value.endsWith(".crt")) {
-                        // the upstream's CA: here the test's one self-signed certificate, under the page's name
-                        Path ca = dir.resolve(value);
-                        Files.copy(dir.resolve("gateway.crt"), ca, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                        value = ca.toAbsolutePath().toString();
-                    }
-                    config.put(key, value);
-                }
-            }
+            // the upstream's CA: here the test's one self-signed certificate, under the page's name
+            applyProperties(block(page, "properties", "upstream-tls-configuration-name"), dir, password, config);
             return config;
         } catch (Exception e) {
             throw new IllegalStateException("TLS set-up as docs/protocols.md says failed", e);
+        }
+    }
+
+    /**
+     * The {@code key=value} lines of a properties block into {@code config}: a key store ({@code .p12}) or a CA
+     * file ({@code .crt}, a copy of the test's certificate under the page's name) in {@code dir}, and
+     * {@code ${TLS_PASSWORD}} the password the page's commands chose.
+     */
+    private static void applyProperties(String block, Path dir, String password, Map<String, String> config)
+            throws java.io.IOException {
+        for (String line : block.lines().toList()) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String key = line.substring(0, line.indexOf('=')).trim();
+            String value = line.substring(line.indexOf('=') + 1).trim();
+            if (value.endsWith(".p12")) {
+                value = dir.resolve(value).toAbsolutePath().toString();
+            } else if (value.endsWith(".crt")) {
+                Path ca = dir.resolve(value);
+                Files.copy(dir.resolve("gateway.crt"), ca, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                value = ca.toAbsolutePath().toString();
+            }
+            config.put(key, value.replace("${TLS_PASSWORD}", password));
         }
     }
 
