@@ -34,8 +34,13 @@ final class HopByHop {
      * server may refuse a call whose {@code TE} is missing, as a sign that a proxy on the way drops trailers.
      */
     static boolean acceptsTrailers(MultiMap headers) {
-        String te = headers.get("TE");
-        return te != null && listed(te, "trailers");
+        for (String te : headers.getAll("TE")) {
+            // TE sent twice is one list (RFC 9110 §5.3): either line may name trailers
+            if (listed(te, "trailers")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isAlways(String name) {

@@ -169,6 +169,43 @@ class GrpcProxyTest {
     }
 
     @Test
+    void aDeadlineSentTwiceIsReadAsItsFirstCopyAsTheUpstreamReadsIt() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer answer = h2.send(HttpMethod.POST, "/" + GrpcEcho.SERVICE + "/Hold",
+                    MultiMap.caseInsensitiveMultiMap().add("x-api-key", apiKey).add("content-type", "application/grpc")
+                            .add("te", "trailers").add("grpc-timeout", "200m").add("grpc-timeout", "30S"),
+                    Buffer.buffer(new byte[]{0, 0, 0, 0, 0}));
+            assertThat(answer.headers().get("grpc-status")).isEqualTo("4");
+            assertThat(answer.headers().get("grpc-message")).contains("grpc-timeout 200m");
+        }
+    }
+
+    @Test
+    void aLimitedClientGainsNothingByRespellingTheMethodsPath() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            say(gateway);
+        }
+        long callsBefore = stats().getLong("calls");
+        try (H2Client h2 = new H2Client(port(), false)) {
+            for (String path : List.of("/tollgate.grpc.Echo//Say", "/tollgate.grpc.Echo/%53ay",
+                    "/tollgate.grpc.Echo/./Say", "/tollgate.grpc.Echo/x/../Say", "//tollgate.grpc.Echo/Say")) {
+                Answer answer = h2.send(HttpMethod.POST, path, grpcCall(), Buffer.buffer(new byte[]{0, 0, 0, 0, 0}));
+                assertThat(answer.headers().get("grpc-status")).as(path).isEqualTo("8");
+            }
+            Answer lowerCase = h2.send(HttpMethod.valueOf("post"), "/tollgate.grpc.Echo/Say", grpcCall(),
+                    Buffer.buffer(new byte[]{0, 0, 0, 0, 0}));
+            assertThat(lowerCase.headers().get("grpc-status")).as("a method in another case: not read, refused")
+                    .isEqualTo("3");
+        }
+        assertThat(stats().getLong("calls")).as("no spelling reached the server").isEqualTo(callsBefore);
+    }
+
+    private MultiMap grpcCall() {
+        return MultiMap.caseInsensitiveMultiMap().add("x-api-key", apiKey).add("content-type", "application/grpc")
+                .add("te", "trailers");
+    }
+
+    @Test
     void anUpstreamThatIsDownIsUnavailable() {
         install("[" + rule("grpc.down", "/tollgate.down.Echo/**", "api_key", 100, "1m", 100, "") + "]");
         StatusRuntimeException down = catchThrowableOfType(StatusRuntimeException.class,

@@ -50,5 +50,7 @@ class HopByHopTest {
         assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("TE", "gzip"))).isFalse();
         assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("TE", "trailersx"))).isFalse();
         assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap())).isFalse();
+        assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("TE", "gzip").add("te", "trailers")))
+                .as("a second TE line is the same list").isTrue();
     }
 }
