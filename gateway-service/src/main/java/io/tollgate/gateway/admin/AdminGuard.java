@@ -61,7 +61,7 @@ class AdminGuard {
         if (verdict.throttled()) {
             ctx.response().putHeader("Retry-After", Long.toString(verdict.retryAfterSeconds()));
             Problems.send(ctx.response(), Problems.problem("too-many-wrong-tokens", "Too many wrong tokens", 429,
-                    "this address presented too many wrong admin tokens; no token from it is read for the next "
+                    "this address presented too many wrong admin tokens; its wrong tokens are refused for the next "
                             + verdict.retryAfterSeconds() + " s"));
             return;
         }
