@@ -62,7 +62,7 @@ public class AdminTokens {
     }
 
     /**
-     * The actor of the request being served: the one {@link ApiGuard} found, else the one its
+     * The actor of the request being served: the one {@link AccessCheck} found, else the one its
      * {@code Authorization} header names or, without that header, its console session's.
      *
      * @throws ProblemException
@@ -77,11 +77,6 @@ public class AdminTokens {
             return caller.actor();
         }
         return callerOf(routing == null ? null : routing.request()).actor();
-    }
-
-    /** {@link #actorFor(String)} on the Vert.x router, where {@code request} is at hand. */
-    String actorFor(HttpServerRequest request) {
-        return callerOf(request).actor();
     }
 
     /**
