@@ -57,6 +57,10 @@ public class Endpoints {
                 ctx.response().setStatusCode(303).putHeader(HttpHeaders.LOCATION, ConsolePage.LOGIN).end();
             }
         } catch (ProblemException refused) {
+            if (!ctx.request().isEnded()) {
+                // a body no one will read (a bulk import's can be 80 MB): the connection carries no other request
+                ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+            }
             refused.headers().forEach(ctx.response()::putHeader);
             ctx.response()
                     .setStatusCode(refused.problem().status())

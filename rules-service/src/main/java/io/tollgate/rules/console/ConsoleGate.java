@@ -1,5 +1,7 @@
 package io.tollgate.rules.console;
 
+import java.util.regex.Pattern;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -12,9 +14,9 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * In front of every console path but the assets: every page answer carries the headers that keep it from being
- * framed, cached or run with anyone else's script. Whether a page may be served at all is its declaration's
- * ({@link ConsolePage}: a page without a live session is sent to the login form).
+ * In front of every console path but the assets, however its slashes are doubled: every page answer carries the
+ * headers that keep it from being framed, cached or run with anyone else's script. Whether a page may be served at
+ * all is its declaration's ({@link ConsolePage}: a page without a live session is sent to the login form).
  */
 @ApplicationScoped
 class ConsoleGate {
@@ -23,8 +25,11 @@ class ConsoleGate {
     private static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+    private static final Pattern MERGED_SLASHES = Pattern.compile("/{2,}");
+
     void install(@Observes Router router) {
-        Endpoints.edge(router.route("/console*").order(-190), this::gate);
+        // every path, its slashes merged as the REST layer merges them: "//console/rules" is a page too
+        Endpoints.edge(router.route().order(-190), this::gate);
     }
 
     /** The session of this page's call, which its access check found. */
@@ -33,7 +38,8 @@ class ConsoleGate {
     }
 
     private void gate(RoutingContext ctx) {
-        if (!ctx.normalizedPath().startsWith(ConsoleAssets.PREFIX)) {
+        String path = MERGED_SLASHES.matcher(ctx.normalizedPath()).replaceAll("/");
+        if (path.startsWith("/console") && !path.startsWith(ConsoleAssets.PREFIX)) {
             ctx.response()
                     .putHeader("Content-Security-Policy", POLICY)
                     .putHeader("X-Content-Type-Options", "nosniff")
