@@ -32,7 +32,8 @@ import io.tollgate.e2e.support.TestDatabase;
 
 /**
  * {@code ./tollgate up} as a user runs it, closed by default: every process it starts listens on loopback only,
- * the admin token it prints opens the API and a gateway's operations while {@code dev-admin-token} opens
+ * its output (a pipe here, as when teed into a file) and its logs never hold the admin token, only where it is
+ * kept; the kept token opens the API and a gateway's operations while {@code dev-admin-token} opens
  * nothing, the gateways poll with a token of scope {@code gateway} that can change nothing (and with which the
  * rules service's live view still reads them); {@code ./tollgate down} stops every process. The stack is the
  * test's own: free ports, a state folder of its own, a database of its own, one gateway, the packaged fast-jars
@@ -43,7 +44,7 @@ class LauncherTest {
 
     private static final Duration UP = Duration.ofSeconds(180);
     private static final Duration DOWN = Duration.ofSeconds(60);
-    private static final Pattern PRINTED_TOKEN = Pattern.compile("admin token: (\\S+) \\(kept in ");
+    private static final Pattern TOKEN_KEPT_IN = Pattern.compile("admin token: kept in (\\S+) ");
 
     @Test
     void upListensOnLoopbackOnlyWithTokensOfItsOwnAndDownStopsEverything() throws IOException {
@@ -57,7 +58,8 @@ class LauncherTest {
                 assertThat(up.exitCode()).as(up.output()).isZero();
                 pids.addAll(startedPids(state));
                 everyProcessListensOnLoopbackOnly(pids, ports);
-                thePrintedTokenOpensAndTheWellKnownOneDoesNot(up, state, ports);
+                theTokenIsNamedNotPrintedAndNoLogHoldsIt(up, state);
+                theKeptTokenOpensAndTheWellKnownOneDoesNot(state, ports);
                 theGatewaysTokenPollsAndChangesNothing(state, ports);
             } finally {
                 Launcher.Run down = Launcher.run(env, DOWN, "down");
@@ -85,19 +87,30 @@ class LauncherTest {
         assertThat(listened).as("the ports the launcher was given").containsAll(ports.services());
     }
 
-    private static void thePrintedTokenOpensAndTheWellKnownOneDoesNot(Launcher.Run up, Path state, Ports ports)
-            throws IOException {
-        Matcher printed = PRINTED_TOKEN.matcher(up.output());
-        assertThat(printed.find()).as("up prints the admin token:\n" + up.output()).isTrue();
-        String token = printed.group(1);
-        assertThat(token).isEqualTo(Files.readString(state.resolve("admin-token")).strip()).hasSizeGreaterThan(40)
-                .isNotEqualTo("dev-admin-token");
+    /** Up's output here is a pipe, as when a user tees it into a file: it says where the token is, not what. */
+    private static void theTokenIsNamedNotPrintedAndNoLogHoldsIt(Launcher.Run up, Path state) throws IOException {
+        String token = Files.readString(state.resolve("admin-token")).strip();
+        Matcher named = TOKEN_KEPT_IN.matcher(up.output());
+        assertThat(named.find()).as("up names the token's file:\n" + up.output()).isTrue();
+        assertThat(Path.of(named.group(1))).isEqualTo(state.resolve("admin-token"));
+        assertThat(up.output()).as("up's output").doesNotContain(token);
+        try (Stream<Path> logs = Files.walk(state.resolve("logs"))) {
+            for (Path log : logs.filter(Files::isRegularFile).toList()) {
+                assertThat(Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1)).as("%s", log)
+                        .doesNotContain(token);
+            }
+        }
+    }
+
+    private static void theKeptTokenOpensAndTheWellKnownOneDoesNot(Path state, Ports ports) throws IOException {
+        String token = Files.readString(state.resolve("admin-token")).strip();
+        assertThat(token).hasSizeGreaterThan(40).isNotEqualTo("dev-admin-token");
         String rules = "http://127.0.0.1:" + ports.rules + "/api/v1/rules";
-        assertThat(status(rules, token)).as("the printed token reads the rules").isEqualTo(200);
+        assertThat(status(rules, token)).as("the kept token reads the rules").isEqualTo(200);
         assertThat(status(rules, "dev-admin-token")).as("the well-known token").isEqualTo(403);
         assertThat(status(rules, null)).isEqualTo(401);
         String explain = "http://127.0.0.1:" + ports.gatewayManagement + "/tollgate/explain?path=/orders/1";
-        assertThat(status(explain, token)).as("a gateway's operations open to the printed token").isEqualTo(200);
+        assertThat(status(explain, token)).as("a gateway's operations open to the kept token").isEqualTo(200);
         assertThat(status(explain, "dev-admin-token")).isEqualTo(403);
     }
 

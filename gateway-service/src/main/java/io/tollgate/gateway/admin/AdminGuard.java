@@ -4,32 +4,35 @@ import java.util.Locale;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 
-import io.quarkus.vertx.http.ManagementInterface;
 import io.tollgate.gateway.http.Problems;
 import io.tollgate.rules.domain.AdminTokenCheck;
 import io.tollgate.rules.domain.BearerHeader;
 import io.tollgate.rules.domain.Scope;
+import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.net.SocketAddress;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Guards every operation ({@code /tollgate/*} on the management interface) with a bearer token: 401 without one,
- * 400 for a malformed {@code Authorization} header, 403 for a token that is not configured or whose scope does not
- * cover the call ({@code read} covers the GETs, {@code admin} everything, {@code gateway} nothing here), 429 (with
- * {@code Retry-After}) while the caller's address has presented too many wrong ones; the actor goes on in the
- * routing context as {@link #ACTOR}. Health and metrics ({@code /q/*}) stay open to the probes and the scraper.
+ * The one way an operation is added to the management interface ({@link #operation}): with the weakest scope that
+ * may call it, kept on the route ({@link #SCOPE}) and checked on the route itself once it matched, so that no
+ * spelling of a path reaches an operation its token may not. The check: 401 without a bearer token, 400 for a
+ * malformed {@code Authorization} header, 403 for a token that is not configured or whose scope does not cover the
+ * call ({@code read} covers the GETs, {@code admin} everything, {@code gateway} nothing here), 429 (with
+ * {@code Retry-After}) for a wrong token from an address that has presented too many; the actor goes on in the
+ * routing context as {@link #ACTOR}. Health and metrics ({@code /q/*}) are Quarkus's, open to the probes and the
+ * scraper.
  */
 @ApplicationScoped
 class AdminGuard {
 
     /** The routing-context key of the actor an operation runs for. */
     static final String ACTOR = "tollgate.actor";
-    /** Before every operation's own route. */
-    private static final int FIRST = -1000;
+    /** The route metadata that holds an operation's scope. */
+    static final String SCOPE = "tollgate.scope";
     private static final Set<HttpMethod> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD);
 
     private final AdminTokens tokens;
@@ -38,11 +41,12 @@ class AdminGuard {
         this.tokens = tokens;
     }
 
-    void register(@Observes ManagementInterface management) {
-        management.router().route("/tollgate/*").order(FIRST).handler(this::guard);
+    /** {@code route} as an operation that needs {@code scope} (read: the GETs; admin: any), answered by {@code handler}. */
+    Route operation(Route route, Scope scope, Handler<RoutingContext> handler) {
+        return route.putMetadata(SCOPE, scope).handler(ctx -> guard(ctx, scope)).handler(handler);
     }
 
-    private void guard(RoutingContext ctx) {
+    private void guard(RoutingContext ctx, Scope declared) {
         BearerHeader.Parsed bearer = BearerHeader.parse(ctx.request().headers().getAll(HttpHeaders.AUTHORIZATION));
         if (bearer.kind() == BearerHeader.Kind.ABSENT) {
             ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"tollgate\"");
@@ -61,7 +65,7 @@ class AdminGuard {
         if (verdict.throttled()) {
             ctx.response().putHeader("Retry-After", Long.toString(verdict.retryAfterSeconds()));
             Problems.send(ctx.response(), Problems.problem("too-many-wrong-tokens", "Too many wrong tokens", 429,
-                    "this address presented too many wrong admin tokens; no token from it is read for the next "
+                    "this address presented too many wrong admin tokens; its wrong tokens are refused for the next "
                             + verdict.retryAfterSeconds() + " s"));
             return;
         }
@@ -70,23 +74,32 @@ class AdminGuard {
                     "the bearer token is not one of the configured tokens"));
             return;
         }
-        if (!covers(verdict.scope(), ctx.request().method())) {
+        Scope needed = needed(declared, ctx.request().method());
+        if (!covers(verdict.scope(), needed)) {
             Problems.send(ctx.response(), Problems.problem("insufficient-scope", "Token scope too weak", 403,
-                    "the token of " + verdict.actor() + " has the " + verdict.scope().name().toLowerCase(Locale.ROOT)
-                            + " scope; " + ctx.request().method() + " " + ctx.normalizedPath() + " needs "
-                            + (READS.contains(ctx.request().method()) ? "read or admin" : "admin")));
+                    "the token of " + verdict.actor() + " has the " + name(verdict.scope()) + " scope; "
+                            + ctx.request().method() + " " + ctx.normalizedPath() + " needs " + name(needed)));
             return;
         }
         ctx.put(ACTOR, verdict.actor());
         ctx.next();
     }
 
-    /** {@code read} covers the GETs, {@code admin} every operation; a gateway token none. */
-    static boolean covers(Scope scope, HttpMethod method) {
+    /** What a call needs of an operation that declares {@code declared}: a call that is not a read needs admin. */
+    static Scope needed(Scope declared, HttpMethod method) {
+        return READS.contains(method) ? declared : Scope.ADMIN;
+    }
+
+    /** {@code admin} covers every operation, {@code read} those that need read; a gateway token none. */
+    static boolean covers(Scope scope, Scope needed) {
         return switch (scope) {
             case ADMIN -> true;
-            case READ -> READS.contains(method);
+            case READ -> needed == Scope.READ;
             case GATEWAY -> false;
         };
+    }
+
+    private static String name(Scope scope) {
+        return scope.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -41,7 +41,7 @@ class AdminTokens {
         this.check = AdminTokenCheck.configured(config.token(), named, config.wrongTokens().limit(),
                 config.wrongTokens().period());
         this.throttled = Counter.builder("tollgate.admin.throttled")
-                .description("admin tokens refused unread: their address had presented too many wrong ones")
+                .description("wrong admin tokens refused with 429: their address had presented too many")
                 .register(meters);
         if (check.actors().isEmpty()) {
             LOG.warn("no tollgate.admin.token (TOLLGATE_ADMIN_TOKEN) configured: every operation will be refused");
@@ -51,7 +51,7 @@ class AdminTokens {
     }
 
     /**
-     * Checks {@code token}, presented from {@code address}. A refusal unread is counted; an address that has just
+     * Checks {@code token}, presented from {@code address}. A throttled wrong token is counted; an address that has just
      * spent its allowance of wrong tokens is logged.
      */
     AdminTokenCheck.Verdict check(String token, String address) {
@@ -59,7 +59,9 @@ class AdminTokens {
         if (verdict.throttled()) {
             throttled.increment();
         } else if (verdict.justThrottled()) {
-            LOG.warnf("wrong admin tokens from %s: no token from it is read until its allowance refills", address);
+            LOG.warnf(
+                    "wrong admin tokens from %s: its wrong tokens are refused with 429, and not logged, until its allowance refills",
+                    address);
         }
         return verdict;
     }

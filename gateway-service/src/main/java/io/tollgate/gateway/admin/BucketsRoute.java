@@ -14,6 +14,7 @@ import io.tollgate.gateway.limiter.Limiter;
 import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.gateway.store.CounterStore;
 import io.tollgate.rules.domain.Rule;
+import io.tollgate.rules.domain.Scope;
 import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.RoutingContext;
 
@@ -33,12 +34,14 @@ class BucketsRoute {
 
     private static final Logger LOG = Logger.getLogger(BucketsRoute.class);
 
+    private final AdminGuard guard;
     private final RuleBook rules;
     private final KeyResolver keys;
     private final Limiter limiter;
     private final CounterStore store;
 
-    BucketsRoute(RuleBook rules, KeyResolver keys, Limiter limiter, CounterStore store) {
+    BucketsRoute(RuleBook rules, KeyResolver keys, Limiter limiter, CounterStore store, AdminGuard guard) {
+        this.guard = guard;
         this.rules = rules;
         this.keys = keys;
         this.limiter = limiter;
@@ -46,7 +49,7 @@ class BucketsRoute {
     }
 
     void register(@Observes ManagementInterface management) {
-        management.router().delete("/tollgate/buckets").handler(this::reset);
+        guard.operation(management.router().delete("/tollgate/buckets"), Scope.ADMIN, this::reset);
     }
 
     private void reset(RoutingContext ctx) {

@@ -19,6 +19,7 @@ import io.tollgate.gateway.store.CounterStore;
 import io.tollgate.rules.domain.Effective;
 import io.tollgate.rules.domain.Periods;
 import io.tollgate.rules.domain.Rule;
+import io.tollgate.rules.domain.Scope;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
@@ -42,12 +43,14 @@ class ExplainRoute {
 
     private static final Logger LOG = Logger.getLogger(ExplainRoute.class);
 
+    private final AdminGuard guard;
     private final RuleBook rules;
     private final KeyResolver keys;
     private final Limiter limiter;
     private final CounterStore store;
 
-    ExplainRoute(RuleBook rules, KeyResolver keys, Limiter limiter, CounterStore store) {
+    ExplainRoute(RuleBook rules, KeyResolver keys, Limiter limiter, CounterStore store, AdminGuard guard) {
+        this.guard = guard;
         this.rules = rules;
         this.keys = keys;
         this.limiter = limiter;
@@ -55,7 +58,7 @@ class ExplainRoute {
     }
 
     void register(@Observes ManagementInterface management) {
-        management.router().get("/tollgate/explain").handler(this::answer);
+        guard.operation(management.router().get("/tollgate/explain"), Scope.READ, this::answer);
     }
 
     private void answer(RoutingContext ctx) {

@@ -9,6 +9,7 @@ import jakarta.enterprise.event.Observes;
 import io.quarkus.vertx.http.ManagementInterface;
 import io.tollgate.gateway.http.Problems;
 import io.tollgate.gateway.rules.RuleBook;
+import io.tollgate.rules.domain.Scope;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -26,18 +27,20 @@ class TopRoute {
 
     private static final int DEFAULT_N = 20;
 
+    private final AdminGuard guard;
     private final TopClients top;
     private final ClientLabels labels;
     private final RuleBook rules;
 
-    TopRoute(TopClients top, ClientLabels labels, RuleBook rules) {
+    TopRoute(TopClients top, ClientLabels labels, RuleBook rules, AdminGuard guard) {
+        this.guard = guard;
         this.top = top;
         this.labels = labels;
         this.rules = rules;
     }
 
     void register(@Observes ManagementInterface management) {
-        management.router().get("/tollgate/top").handler(this::answer);
+        guard.operation(management.router().get("/tollgate/top"), Scope.READ, this::answer);
     }
 
     private void answer(RoutingContext ctx) {

@@ -35,7 +35,7 @@ public interface AdminConfig {
         Scope scope();
     }
 
-    /** How many wrong tokens a client address may present before its tokens go unread for a while. */
+    /** How many wrong tokens a client address may present before its wrong tokens are throttled for a while. */
     WrongTokens wrongTokens();
 
     /** {@code GET /tollgate/top}. */
@@ -43,7 +43,8 @@ public interface AdminConfig {
 
     /**
      * Wrong tokens a client address may present: {@code limit} at once, refilled at {@code limit} per
-     * {@code period}; beyond that, every token it presents is refused unread with 429 until the allowance refills.
+     * {@code period}; beyond that, its wrong tokens are refused with 429 until the allowance refills. A right token is always
+     * accepted.
      */
     interface WrongTokens {
 

@@ -28,7 +28,8 @@ import io.vertx.core.Vertx;
  * gathered and gathers on, so the heap holds two copies and at most that many changes. A page that says the
  * service's changes were renumbered ({@code Tollgate-Directory-Reset}) starts the next copy from nothing, and so
  * does a gateway's first copy when it has no snapshot. A failed page or copy leaves the copy as it was, and the next
- * sync asks again. The snapshot is written off the event loop at most once per {@link #SAVE_EVERY_MS} while changes
+ * sync asks again; a refused one ({@link RulesClient.NotServed}) is asked again with {@link Backoff}. The snapshot is written
+ * off the event loop at most once per {@link #SAVE_EVERY_MS} while changes
  * come.
  */
 final class DirectorySync {
@@ -55,6 +56,8 @@ final class DirectorySync {
     private final AtomicBoolean syncing = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private final AtomicBoolean saveDue = new AtomicBoolean();
+    private final Backoff backoff = new Backoff();
+    private final AtomicBoolean retrying = new AtomicBoolean();
     /** The copy must be built from nothing (a reset, or a snapshot of another service) until one is complete. */
     private volatile boolean fromNothing;
     /** The next copy being gathered, page by page; only the sync in flight touches it. */
@@ -112,6 +115,7 @@ final class DirectorySync {
             return Future.succeededFuture();
         }
         return page()
+                .onSuccess(v -> served())
                 .onFailure(this::failed)
                 .eventually(() -> {
                     directory.markLoaded(); // loaded, or out of reach with no snapshot: nothing more to wait for
@@ -233,8 +237,38 @@ final class DirectorySync {
             refusals.increment();
             LOG.errorf("a page of directory changes after %d was refused, the copy stays as it was: %s",
                     directory.seq(), err.getMessage());
+        } else if (err instanceof RulesClient.NotServed refused) {
+            retryAfter(refused);
         } else {
             LOG.debugf("directory changes unreachable: %s", err.toString());
+        }
+    }
+
+    private void served() {
+        int refusals = backoff.served();
+        if (refusals > 0) {
+            LOG.infof("the rules service serves this gateway's directory reads again, after %d refused", refusals);
+        }
+    }
+
+    /**
+     * A directory read the rules service refused is asked again with {@link Backoff}, not at the next poll or
+     * event; one WARN per streak of refusals.
+     */
+    private void retryAfter(RulesClient.NotServed refused) {
+        long waitMs = backoff.refused();
+        if (backoff.firstRefusal()) {
+            LOG.warnf("the rules service refused this gateway's directory read (%d): asking again in %d ms, backing"
+                    + " off to %d ms", refused.status(), waitMs, Backoff.MAX_MS);
+        } else {
+            LOG.debugf("the rules service refused this gateway's directory read (%d): asking again in %d ms",
+                    refused.status(), waitMs);
+        }
+        if (!stopped && retrying.compareAndSet(false, true)) {
+            vertx.setTimer(waitMs, t -> {
+                retrying.set(false);
+                sync();
+            });
         }
     }
 

@@ -92,6 +92,24 @@ final class RulesClient {
         }
     }
 
+    /**
+     * The rules service answered a call, but not with what was asked: it refused it (401, 403, 429) or failed it
+     * (a 5xx). A gateway asks again with {@link Backoff}, not at its next poll.
+     */
+    static final class NotServed extends RuntimeException {
+
+        private final int status;
+
+        NotServed(String call, int status) {
+            super(call + " answered " + status, null, false, false);
+            this.status = status;
+        }
+
+        int status() {
+            return status;
+        }
+    }
+
     /** Buffers of a copy's body asked for ahead of the reader. */
     private static final int COPY_BUFFERS = 16;
 
@@ -125,7 +143,7 @@ final class RulesClient {
         return client.request(options)
                 .compose(request -> request.send().compose(response -> response.body().map(body -> {
                     if (response.statusCode() != 200) {
-                        throw new IllegalStateException("directory answered " + response.statusCode());
+                        throw new NotServed("directory", response.statusCode());
                     }
                     return new DirectoryPage(body, "true".equalsIgnoreCase(response.getHeader(DIRECTORY_RESET)),
                             seqHeader(response.getHeader(DIRECTORY_SEQ)));
@@ -145,7 +163,7 @@ final class RulesClient {
                     }
                     if (response.statusCode() != 200) {
                         return response.body().compose(body -> Future.failedFuture(
-                                new IllegalStateException("directory copy answered " + response.statusCode())));
+                                new NotServed("directory copy", response.statusCode())));
                     }
                     response.pause(); // until the reader asks: nothing arrives unread meanwhile
                     return Future.succeededFuture(new CopyStream(response, request::reset));
@@ -222,7 +240,7 @@ final class RulesClient {
     private static Fetched answer(HttpClientResponse response, Buffer body) {
         int status = response.statusCode();
         if (status != 200 && status != 304) {
-            throw new IllegalStateException("rules service answered " + status);
+            throw new NotServed("rules poll", status);
         }
         return new Fetched(status, status == 200 ? body : null, response.getHeader("ETag"),
                 response.getHeader(GATEWAYS));

@@ -57,6 +57,8 @@ public class RulesLoader {
     private final Counter refusals;
     private final AtomicBoolean fetching = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
+    private final Backoff backoff = new Backoff();
+    private final AtomicBoolean retrying = new AtomicBoolean();
     private volatile boolean stopped;
     /**
      * The last set refused, by ETag and body, so a service that keeps serving it is not re-read and re-logged per
@@ -133,13 +135,47 @@ public class RulesLoader {
             return Future.succeededFuture();
         }
         return client.fetch(book.loaded() ? book.version() : -1)
+                .onSuccess(fetched -> served())
                 .compose(this::take)
-                .onFailure(err -> LOG.debugf("rules service unreachable: %s", err.toString()))
+                .onFailure(this::failed)
                 .eventually(() -> {
                     fetching.set(false);
                     return again.getAndSet(false) && !stopped ? poll() : Future.succeededFuture();
                 })
                 .mapEmpty();
+    }
+
+    private void served() {
+        int refusals = backoff.served();
+        if (refusals > 0) {
+            LOG.infof("the rules service serves this gateway's polls again, after %d refused", refusals);
+        }
+    }
+
+    /**
+     * A poll the rules service refused (a throttled address, a token it does not take, its own failure) is asked
+     * again with {@link Backoff}, not at the next scheduled poll: a rule change waits moments, not a poll interval.
+     * One WARN per streak of refusals. A service out of reach is polled on schedule and by the watch stream's return.
+     */
+    private void failed(Throwable err) {
+        if (!(err instanceof RulesClient.NotServed refused)) {
+            LOG.debugf("rules service unreachable: %s", err.toString());
+            return;
+        }
+        long waitMs = backoff.refused();
+        if (backoff.firstRefusal()) {
+            LOG.warnf("the rules service refused this gateway's poll (%d): asking again in %d ms, backing off to %d ms",
+                    refused.status(), waitMs, Backoff.MAX_MS);
+        } else {
+            LOG.debugf("the rules service refused this gateway's poll (%d): asking again in %d ms", refused.status(),
+                    waitMs);
+        }
+        if (!stopped && retrying.compareAndSet(false, true)) {
+            vertx.setTimer(waitMs, t -> {
+                retrying.set(false);
+                poll();
+            });
+        }
     }
 
     private Future<Void> take(RulesClient.Fetched fetched) {

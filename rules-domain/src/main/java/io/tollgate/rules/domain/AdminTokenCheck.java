@@ -26,11 +26,14 @@ import io.tollgate.counter.Policy;
  * with {@link MessageDigest#isEqual} against every configured token, so timing tells nothing, and tokens are
  * never kept or logged in the clear.
  * <p>
- * Guessing is throttled per client address with the limiter's own token bucket ({@link InMemoryCounters}):
- * every presentation spends one token of its address's bucket before the comparison, and a right token gives
- * it back. So only wrong tokens count, {@code limit} of them per {@code period}, and once an address has spent
- * its bucket, every token it presents is refused unread, a right one too, until the bucket refills: a guesser
- * learns nothing from a refused guess. An IPv6 address counts by its /64, the block one host is usually given.
+ * Wrong tokens are throttled per client address with the limiter's own token bucket ({@link InMemoryCounters}):
+ * each wrong token spends one token of its address's bucket, {@code limit} of them per {@code period}, and once an
+ * address has spent its bucket its wrong tokens are refused with a retry time ({@link Verdict#throttled()}) and
+ * logged no more. A right token is always accepted, from any address, whatever that address presented before: the
+ * tokens are random 256-bit secrets that no rate of guessing finds, so the throttle guards the logs and the CPU
+ * (a wrong token costs one digest and a counter), never the secret, and a stranger's guesses cannot lock the
+ * operators and the gateways that share an address out. An IPv6 address counts by its /64, the block one host is
+ * usually given.
  * <p>
  * The buckets live in this process (each instance of a service counts its own) and a bucket is forgotten once
  * full again, so memory follows the addresses that guessed wrong within one period.
@@ -41,7 +44,11 @@ public final class AdminTokenCheck {
     public record Token(String secret, Scope scope) {
     }
 
-    /** The actor whose token a presentation carried, and that token's scope. */
+    /**
+     * The actor whose token a presentation carried and that token's scope; for a wrong token, whether its address
+     * had spent its allowance ({@code throttled}, with when one comes back), or spent its last with this one
+     * ({@code justThrottled}).
+     */
     public record Verdict(String actor, Scope scope, boolean throttled, long retryAfterSeconds, boolean justThrottled) {
 
         /** Whether the token was one of the configured ones. */
@@ -100,18 +107,18 @@ public final class AdminTokenCheck {
 
     /**
      * Checks a token presented from {@code address} (an IP literal; null when unknown, which counts as one
-     * address of its own).
+     * address of its own): the right token is accepted whatever the address presented before; a wrong one spends
+     * one of the address's allowance, and is throttled once the allowance is spent.
      */
     public Verdict check(String token, String address) {
+        String actor = actorOf(token);
+        if (actor != null) {
+            return new Verdict(actor, scopeByActor.get(actor), false, 0, false);
+        }
         List<String> key = List.of("{" + addressKey(address) + "}");
         Decision spent = buckets.check(key, List.of(guesses), clockMicros.getAsLong()).get(0);
         if (!spent.allowed()) {
             return new Verdict(null, null, true, Math.max(1, (spent.retryAfterMs() + 999) / 1000), false);
-        }
-        String actor = actorOf(token);
-        if (actor != null) {
-            buckets.settle(key, List.of(guesses), List.of(-1L), clockMicros.getAsLong());
-            return new Verdict(actor, scopeByActor.get(actor), false, 0, false);
         }
         return new Verdict(null, null, false, 0, spent.remaining() == 0);
     }

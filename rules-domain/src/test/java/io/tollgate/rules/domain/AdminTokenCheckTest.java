@@ -30,7 +30,7 @@ class AdminTokenCheckTest {
     }
 
     @Test
-    void anAddressThatGuessedWrongTooOftenIsRefusedUnreadUntilItsBucketRefills() {
+    void anAddressThatGuessedWrongTooOftenHasItsWrongTokensThrottledUntilItsBucketRefills() {
         AdminTokenCheck.Verdict first = tokens.check("guess-1", "10.0.0.2");
         assertThat(first.throttled()).isFalse();
         assertThat(first.justThrottled()).isFalse();
@@ -38,19 +38,45 @@ class AdminTokenCheckTest {
         assertThat(tokens.check("guess-3", "10.0.0.2").justThrottled()).as("the third wrong token spends the last")
                 .isTrue();
 
-        AdminTokenCheck.Verdict refused = tokens.check("right-token", "10.0.0.2");
-        assertThat(refused.throttled()).as("even the right token, so a guess tells nothing").isTrue();
+        AdminTokenCheck.Verdict refused = tokens.check("guess-4", "10.0.0.2");
+        assertThat(refused.throttled()).isTrue();
+        assertThat(refused.justThrottled()).as("logged once, when the allowance ran out").isFalse();
         assertThat(refused.accepted()).isFalse();
         assertThat(refused.retryAfterSeconds()).as("one token back: a third of a minute").isEqualTo(20);
-        assertThat(tokens.check("right-token", "10.0.0.3").actor()).as("another address").isEqualTo("admin");
 
         nowMicros.addAndGet(Duration.ofSeconds(19).toNanos() / 1000);
-        assertThat(tokens.check("right-token", "10.0.0.2").retryAfterSeconds()).isEqualTo(1);
+        assertThat(tokens.check("guess-5", "10.0.0.2").retryAfterSeconds()).isEqualTo(1);
         nowMicros.addAndGet(Duration.ofSeconds(1).toNanos() / 1000);
-        assertThat(tokens.check("right-token", "10.0.0.2").actor()).isEqualTo("admin");
-        assertThat(tokens.check("guess-4", "10.0.0.2").justThrottled()).as("the token the right one gave back")
-                .isTrue();
-        assertThat(tokens.check("right-token", "10.0.0.2").throttled()).isTrue();
+        AdminTokenCheck.Verdict refilled = tokens.check("guess-6", "10.0.0.2");
+        assertThat(refilled.throttled()).as("one wrong token back after a third of the period").isFalse();
+        assertThat(refilled.justThrottled()).isTrue();
+        assertThat(tokens.check("guess-7", "10.0.0.2").throttled()).isTrue();
+    }
+
+    @Test
+    void theRightTokenIsAcceptedFromAnAddressWhoseWrongTokensAreThrottled() {
+        for (int i = 0; i < 30; i++) {
+            tokens.check("guess-" + i, "127.0.0.1");
+        }
+        assertThat(tokens.check("guess-31", "127.0.0.1").throttled()).isTrue();
+
+        AdminTokenCheck.Verdict right = tokens.check("right-token", "127.0.0.1");
+        assertThat(right.throttled()).as("a stranger on the same address locks nobody out").isFalse();
+        assertThat(right.actor()).isEqualTo("admin");
+        assertThat(right.scope()).isEqualTo(Scope.ADMIN);
+        assertThat(tokens.check("alices", "127.0.0.1").actor()).isEqualTo("alice");
+        assertThat(tokens.check("guess-32", "127.0.0.1").throttled())
+                .as("and the right token gives the guesser nothing back").isTrue();
+    }
+
+    @Test
+    void rightTokensNeverSpendTheAllowance() {
+        for (int i = 0; i < 100; i++) {
+            tokens.check("right-token", "10.0.0.8");
+        }
+        assertThat(tokens.check("guess-1", "10.0.0.8").justThrottled()).isFalse();
+        assertThat(tokens.check("guess-2", "10.0.0.8").justThrottled()).isFalse();
+        assertThat(tokens.check("guess-3", "10.0.0.8").justThrottled()).isTrue();
     }
 
     @Test
@@ -58,8 +84,9 @@ class AdminTokenCheckTest {
         for (int i = 1; i <= 3; i++) {
             tokens.check("guess", "2001:db8:1:2::" + i);
         }
-        assertThat(tokens.check("right-token", "2001:db8:1:2:ffff::9").throttled()).isTrue();
-        assertThat(tokens.check("right-token", "2001:db8:1:3::1").actor()).isEqualTo("admin");
+        assertThat(tokens.check("guess", "2001:db8:1:2:ffff::9").throttled()).isTrue();
+        assertThat(tokens.check("guess", "2001:db8:1:3::1").throttled()).as("another /64").isFalse();
+        assertThat(tokens.check("right-token", "2001:db8:1:2:ffff::9").actor()).isEqualTo("admin");
         assertThat(AdminTokenCheck.addressKey("::ffff:10.1.2.3")).isEqualTo("10.1.2.3");
         assertThat(AdminTokenCheck.addressKey(null)).isEqualTo("unknown");
         assertThat(AdminTokenCheck.addressKey("not:an-address")).isEqualTo("not:an-address");

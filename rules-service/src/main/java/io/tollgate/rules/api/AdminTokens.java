@@ -52,7 +52,7 @@ public class AdminTokens {
         config.admin().tokens().forEach((name, t) -> named.put(name, new AdminTokenCheck.Token(t.token(), t.scope())));
         this.check = AdminTokenCheck.configured(config.admin().token(), named, wrong.limit(), wrong.period());
         this.throttled = Counter.builder("tollgate.admin.throttled")
-                .description("admin tokens refused unread: their address had presented too many wrong ones")
+                .description("wrong admin tokens refused with 429: their address had presented too many")
                 .register(meters);
         if (check.actors().isEmpty()) {
             LOG.warn("no tollgate.admin.token (TOLLGATE_ADMIN_TOKEN) configured: every call of the API will be refused");
@@ -62,13 +62,13 @@ public class AdminTokens {
     }
 
     /**
-     * The actor of the request being served: the one {@link ApiGuard} found, else the one its
+     * The actor of the request being served: the one {@link AccessCheck} found, else the one its
      * {@code Authorization} header names or, without that header, its console session's.
      *
      * @throws ProblemException
      * 401 without a bearer token or session (or with an ended session), 400 for a malformed header, 403 for a
-     * token that is not configured or a write with the session cookie but without its CSRF token, 429 while the
-     * request's address may present no token
+     * token that is not configured or a write with the session cookie but without its CSRF token, 429 for a wrong
+     * token from an address that has spent its allowance of wrong tokens
      */
     String actorFor(String authorization) {
         RoutingContext routing = current.getCurrent();
@@ -79,21 +79,17 @@ public class AdminTokens {
         return callerOf(routing == null ? null : routing.request()).actor();
     }
 
-    /** {@link #actorFor(String)} on the Vert.x router, where {@code request} is at hand. */
-    String actorFor(HttpServerRequest request) {
-        return callerOf(request).actor();
-    }
-
     /**
      * Checks a token presented from {@code request}'s address: the actor whose token it is, or why not. A
-     * refusal unread is counted; an address that has just spent its allowance of wrong tokens is logged.
+     * throttled wrong token is counted; an address that has just spent its allowance of wrong tokens is logged.
      */
     public AdminTokenCheck.Verdict check(String token, HttpServerRequest request) {
         AdminTokenCheck.Verdict verdict = check.check(token, address(request));
         if (verdict.throttled()) {
             throttled.increment();
         } else if (verdict.justThrottled()) {
-            LOG.warnf("wrong admin tokens from %s: no token from it is read until its allowance refills",
+            LOG.warnf(
+                    "wrong admin tokens from %s: its wrong tokens are refused with 429, and not logged, until its allowance refills",
                     address(request));
         }
         return verdict;
@@ -128,7 +124,7 @@ public class AdminTokens {
         AdminTokenCheck.Verdict verdict = check(bearer.token(), request);
         if (verdict.throttled()) {
             throw new ProblemException(new Problem("too-many-wrong-tokens", "Too many wrong tokens", 429,
-                    "this address presented too many wrong tokens; no token from it is read for the next "
+                    "this address presented too many wrong tokens; its wrong tokens are refused for the next "
                             + verdict.retryAfterSeconds() + " s"),
                     Map.of("Retry-After", Long.toString(verdict.retryAfterSeconds())));
         }

@@ -4,14 +4,14 @@ import io.tollgate.rules.domain.Scope;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Who a call of the API is from, as {@link ApiGuard} found it: the actor, the scope, and whether a bearer token
+ * Who a call of the API is from, as {@link AccessCheck} found it: the actor, the scope, and whether a bearer token
  * (rather than a console session) proved it. Only a token's caller may register as a gateway.
  */
 record Caller(String actor, Scope scope, boolean byToken) {
 
     private static final String KEY = "tollgate.caller";
 
-    /** The caller {@link ApiGuard} put on this call, or null for a path it does not guard. */
+    /** The caller {@link AccessCheck} put on this call, or null before it did (or for an endpoint that needs none). */
     static Caller of(RoutingContext ctx) {
         return ctx == null ? null : ctx.get(KEY);
     }

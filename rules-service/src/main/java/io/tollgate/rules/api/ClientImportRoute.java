@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.domain.DirectoryCodec;
+import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.store.ClientImport;
 import io.tollgate.rules.store.ImportRejectedException;
 import io.vertx.core.Context;
@@ -35,17 +36,17 @@ class ClientImportRoute {
     private static final Logger LOG = Logger.getLogger(ClientImportRoute.class);
 
     private final ClientImport importer;
-    private final AdminTokens tokens;
+    private final Endpoints endpoints;
     private final ProblemMappers problems;
     private final ObjectMapper mapper;
     private final ImportLines lines;
     private final RulesConfig.Directory limits;
     private final Vertx vertx;
 
-    ClientImportRoute(ClientImport importer, AdminTokens tokens, ProblemMappers problems, ObjectMapper mapper,
+    ClientImportRoute(ClientImport importer, Endpoints endpoints, ProblemMappers problems, ObjectMapper mapper,
             DirectoryCodec codec, RulesConfig config, Vertx vertx) {
         this.importer = importer;
-        this.tokens = tokens;
+        this.endpoints = endpoints;
         this.problems = problems;
         this.mapper = mapper;
         this.lines = new ImportLines(codec);
@@ -55,8 +56,9 @@ class ClientImportRoute {
 
     void install(@Observes Router router) {
         // an empty key: not the listing, nor the import
-        router.routeWithRegex("^" + PATH + "/$").order(-151).handler(ctx -> answer(ctx, ApiKeys.missing()));
-        router.put(PATH).order(-150).handler(this::importClients);
+        endpoints.needs(router.routeWithRegex("^" + PATH + "/$").order(-151), Scope.READ,
+                ctx -> answer(ctx, ApiKeys.missing()));
+        endpoints.needs(router.put(PATH).order(-150), Scope.ADMIN, this::importClients);
     }
 
     /** Whether {@code request} is this route's, so the 64 KiB limit of every other body leaves it alone. */
@@ -73,7 +75,7 @@ class ClientImportRoute {
         HttpServerRequest request = ctx.request();
         request.pause();
         try {
-            String actor = tokens.actorFor(request);
+            String actor = Caller.of(ctx).actor();
             String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
             if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith(NDJSON)) {
                 throw new ProblemException(new Problem("unsupported-media-type", "Unsupported media type", 415,

@@ -22,6 +22,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import io.smallrye.mutiny.Uni;
 import io.tollgate.rules.domain.ClientEntry;
+import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.store.DirectoryListing;
 import io.tollgate.rules.store.DirectoryListing.ClientSummary;
 import io.tollgate.rules.store.DirectoryRevision;
@@ -43,6 +44,8 @@ public class ClientResource {
     static final int MAX_PAGE = 1_000;
     /** A key's digest as the directory keeps it: SHA-256, 64 lower-case hex digits. */
     static final String DIGEST = "[0-9a-f]{64}";
+    /** A raw key in the path, and anything below it. */
+    private static final String KEY_IN_PATH = "{key: .+}";
 
     private final DirectoryStore store;
     private final DirectoryListing listing;
@@ -74,6 +77,7 @@ public class ClientResource {
     }
 
     @GET
+    @Needs(Scope.GATEWAY)
     @Operation(summary = "The clients (of one tenant, with tenant=; or those named by digest=, repeated), by digest, "
             + "a page at a time: digests and labels")
     public Uni<ClientList> list(@QueryParam("tenant") String tenant, @QueryParam("cursor") String cursor,
@@ -87,6 +91,7 @@ public class ClientResource {
 
     @GET
     @Path("key")
+    @Needs(Scope.READ)
     @Operation(summary = "One client, by its API key in the X-API-Key header: its digest and entry, with its seq as ETag")
     public Uni<Response> get(@HeaderParam(ApiKeys.HEADER) String key,
             @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
@@ -95,6 +100,7 @@ public class ClientResource {
 
     @PUT
     @Path("key")
+    @Needs(Scope.ADMIN)
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Create (201) or replace (200) a client by its API key in the X-API-Key header; If-Match "
             + "honoured (412); 422 naming each bad field")
@@ -107,6 +113,7 @@ public class ClientResource {
 
     @DELETE
     @Path("key")
+    @Needs(Scope.ADMIN)
     @Operation(summary = "Delete a client by its API key in the X-API-Key header: 204, or 404; If-Match honoured (412)")
     public Uni<Response> delete(@HeaderParam(ApiKeys.HEADER) String key,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
@@ -116,6 +123,7 @@ public class ClientResource {
 
     @GET
     @Path("key/history")
+    @Needs(Scope.READ)
     @Operation(summary = "Every revision of the client whose API key the X-API-Key header carries, oldest first")
     public Uni<History> history(@HeaderParam(ApiKeys.HEADER) String key) {
         return historyOf(ApiKeys.digest(key));
@@ -123,6 +131,7 @@ public class ClientResource {
 
     @GET
     @Path("digest/{digest: " + DIGEST + "}")
+    @Needs(Scope.READ)
     @Operation(summary = "One client, by the SHA-256 (hex) of its API key, for callers that never hold the key")
     public Uni<Response> getByDigest(@PathParam("digest") String digest,
             @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
@@ -131,6 +140,7 @@ public class ClientResource {
 
     @PUT
     @Path("digest/{digest: " + DIGEST + "}")
+    @Needs(Scope.ADMIN)
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Create (201) or replace (200) a client by the SHA-256 (hex) of its API key; If-Match honoured")
     public Uni<Response> putByDigest(@PathParam("digest") String digest, byte[] body,
@@ -141,6 +151,7 @@ public class ClientResource {
 
     @DELETE
     @Path("digest/{digest: " + DIGEST + "}")
+    @Needs(Scope.ADMIN)
     @Operation(summary = "Delete a client by the SHA-256 (hex) of its API key: 204, or 404; If-Match honoured (412)")
     public Uni<Response> deleteByDigest(@PathParam("digest") String digest,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
@@ -150,17 +161,35 @@ public class ClientResource {
 
     @GET
     @Path("digest/{digest: " + DIGEST + "}/history")
+    @Needs(Scope.READ)
     @Operation(summary = "Every revision of the client of this SHA-256 (hex), oldest first: who, when, what")
     public Uni<History> historyByDigest(@PathParam("digest") String digest) {
         return historyOf(digest);
     }
 
     /**
-     * A raw key in the path ({@code /clients/<key>} and below, any method), as an older form of these calls took it:
-     * refused, saying where the key goes.
+     * A raw key in the path ({@code /clients/<key>} and below), as an older form of these calls took it: refused,
+     * saying where the key goes. A resource method per HTTP method rather than a sub-resource locator, so that each
+     * declares its access and the access check runs before it (it does not before a locator).
      */
-    @Path("{key}")
-    public Object keyInPath() {
+    @GET
+    @Path(KEY_IN_PATH)
+    @Needs(Scope.READ)
+    public Response readKeyInPath() {
+        throw ApiKeys.inUrl();
+    }
+
+    @PUT
+    @Path(KEY_IN_PATH)
+    @Needs(Scope.ADMIN)
+    public Response putKeyInPath() {
+        throw ApiKeys.inUrl();
+    }
+
+    @DELETE
+    @Path(KEY_IN_PATH)
+    @Needs(Scope.ADMIN)
+    public Response deleteKeyInPath() {
         throw ApiKeys.inUrl();
     }
 

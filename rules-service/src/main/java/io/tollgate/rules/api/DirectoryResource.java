@@ -15,6 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import io.tollgate.rules.domain.DirectoryCopyFormat;
+import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.store.DirectoryCopies;
 import io.tollgate.rules.store.DirectoryFeed;
 
@@ -27,6 +28,7 @@ import io.tollgate.rules.store.DirectoryFeed;
  * {@link DirectoryCopyFormat}, for a gateway too far behind for pages.
  */
 @Path("/api/v1/directory")
+@Needs(Scope.GATEWAY)
 public class DirectoryResource {
 
     static final int DEFAULT_PAGE = 10_000;

@@ -33,8 +33,7 @@ class GatewayPolls {
     }
 
     void install(@Observes Router router) {
-        // after the guard, which says who the caller is
-        router.route().order(ApiGuard.ORDER + 1).handler(this::register);
+        Endpoints.edge(router.route().order(HttpEdge.ORDER + 1), this::register);
     }
 
     private void register(RoutingContext ctx) {
@@ -42,12 +41,14 @@ class GatewayPolls {
         String id = request.getHeader(Headers.GATEWAY);
         String reportedUrl = request.getHeader(Headers.GATEWAY_ADMIN);
         request.headers().remove(Headers.GATEWAY).remove(Headers.GATEWAY_ADMIN);
-        if (id != null && request.method() == HttpMethod.GET && POLLS.contains(request.path())
-                && mayRegister(ctx)) {
+        if (id != null && request.method() == HttpMethod.GET && POLLS.contains(request.path())) {
             String source = request.remoteAddress() == null ? "" : request.remoteAddress().hostAddress();
             String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
             boolean pollOfRules = RULES.equals(request.path());
             ctx.addHeadersEndHandler(v -> {
+                if (!mayRegister(ctx)) {
+                    return;
+                }
                 int status = ctx.response().getStatusCode();
                 long version = pollOfRules && (status == 200 || status == 304)
                         ? ETags.version(ctx.response().headers().get(Headers.ETAG))
@@ -61,8 +62,9 @@ class GatewayPolls {
     }
 
     /**
-     * Whether the call was made with a {@code gateway} or {@code admin} token the guard accepted: the one check of
-     * who may register. A console session or a {@code read} token is no gateway.
+     * Whether the call was made with a {@code gateway} or {@code admin} token that the endpoint's access check
+     * accepted (it put the caller on the context before the answer): the one check of who may register. A console
+     * session or a {@code read} token is no gateway.
      */
     private static boolean mayRegister(RoutingContext ctx) {
         Caller caller = Caller.of(ctx);

@@ -9,10 +9,10 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * What every request passes through before any endpoint, on the Vert.x router so that it covers ALL
- * answers (304s, errors, health, the watch stream): the fleet's live count on every answer ({@link GatewayPolls}
- * registers the gateways), and the 64 KiB body limit for bodies that announce their length (all but the bulk import's, which
- * {@link ClientImportRoute} bounds).
+ * What every request passes through before any endpoint, on the Vert.x router so that it covers ALL answers (304s,
+ * errors, health, the watch stream): a {@code ;} parameter in the path refused (400), the fleet's live count on
+ * every answer ({@link GatewayPolls} registers the gateways), and the 64 KiB body limit for bodies that announce
+ * their length (all but the bulk import's, which {@link ClientImportRoute} bounds).
  */
 @ApplicationScoped
 class HttpEdge {
@@ -28,9 +28,29 @@ class HttpEdge {
         this.problems = problems;
     }
 
+    /** Where the edge stands among the routes: after the session's read, before every endpoint. */
+    static final int ORDER = -200;
+
     void install(@Observes Router router) {
-        router.route().order(-200).handler(this::countGateways);
-        router.route("/api/*").order(-199).handler(this::limitBody);
+        Endpoints.edge(router.route().order(ORDER - 100), this::refuseParameters);
+        Endpoints.edge(router.route().order(ORDER), this::countGateways);
+        Endpoints.edge(router.route("/api/*").order(ORDER + 1), this::limitBody);
+    }
+
+    /**
+     * A {@code ;} parameter in a path (which routing would keep and the REST layer strip) is refused, so that the
+     * router and every endpoint read a path one way: no endpoint of this service takes one.
+     */
+    private void refuseParameters(RoutingContext ctx) {
+        if (ctx.request().path() != null && ctx.request().path().indexOf(';') >= 0) {
+            ctx.response()
+                    .setStatusCode(400)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
+                    .end(problems.json(new Problem("path-parameter", "Parameter in the path", 400,
+                            "no path of this service takes a ';' parameter: leave it out")));
+            return;
+        }
+        ctx.next();
     }
 
     /** Every answer the guard lets through says how many gateways are live in the fleet. */

@@ -10,7 +10,6 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
@@ -26,6 +25,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.smallrye.mutiny.Uni;
 import io.tollgate.rules.domain.FieldError;
+import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.live.DecisionWindow;
 import io.tollgate.rules.live.FleetQueries;
 import io.tollgate.rules.live.GatewayRegistry;
@@ -35,10 +35,11 @@ import io.vertx.core.json.JsonObject;
 /**
  * The fleet as it runs, for operators and the console (docs/management.md, "The rules service's live view"): the
  * gateways of the shared registry, the decisions per rule over the last minutes, the most rejected clients of a
- * rule, and what each rule would do with a request now. Reads only, each behind the admin token.
+ * rule, and what each rule would do with a request now. Reads only, each for a {@code read} token or better.
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
+@Needs(Scope.READ)
 public class LiveResource {
 
     /** The most clients {@code top} names: the gateways' sketch holds as many per rule by default. */
@@ -71,20 +72,17 @@ public class LiveResource {
     private final GatewayRegistry registry;
     private final LiveSampler sampler;
     private final FleetQueries fleet;
-    private final AdminTokens tokens;
 
-    LiveResource(GatewayRegistry registry, LiveSampler sampler, FleetQueries fleet, AdminTokens tokens) {
+    LiveResource(GatewayRegistry registry, LiveSampler sampler, FleetQueries fleet) {
         this.registry = registry;
         this.sampler = sampler;
         this.fleet = fleet;
-        this.tokens = tokens;
     }
 
     @GET
     @Path("gateways")
     @Operation(summary = "The gateways that call this service: rules version held, last seen, live, management URL")
-    public Uni<Map<String, List<KnownGateway>>> gateways(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        tokens.actorFor(authorization);
+    public Uni<Map<String, List<KnownGateway>>> gateways() {
         return registry.all().map(all -> Map.of("gateways", all.stream()
                 .map(g -> new KnownGateway(g.id(), version(g), at(g.lastSeenMs()), registry.isLive(g), g.adminUrl()))
                 .toList()));
@@ -93,8 +91,7 @@ public class LiveResource {
     @GET
     @Path("live")
     @Operation(summary = "Live gateways' health and the decisions per rule over the last minutes, summed over them")
-    public Uni<Live> live(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        tokens.actorFor(authorization);
+    public Uni<Live> live() {
         return registry.all().map(all -> {
             long sampledAt = sampler.sampledAtMs();
             List<LiveGateway> gateways = all.stream()
@@ -112,9 +109,7 @@ public class LiveResource {
     @GET
     @Path("top")
     @Operation(summary = "The clients rejected most under a rule lately, over every live gateway")
-    public Uni<FleetQueries.Top> top(@QueryParam("rule") String rule, @QueryParam("n") String n,
-            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        tokens.actorFor(authorization);
+    public Uni<FleetQueries.Top> top(@QueryParam("rule") String rule, @QueryParam("n") String n) {
         if (rule == null || rule.isBlank()) {
             throw new ProblemException(new Problem("bad-request", "Bad query parameter", 400,
                     "rule is required: the id of a rule", List.of(new FieldError("rule", rule, "is required"))));
@@ -127,9 +122,7 @@ public class LiveResource {
     @Path("explain")
     @Operation(summary = "What each rule would do with a request now, without spending: one live gateway's explain; "
             + "the client's API key (and any header a rule counts by) in the headers, as the client sends them")
-    public Uni<Response> explain(@Context UriInfo uri, @Context HttpHeaders headers,
-            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        tokens.actorFor(authorization);
+    public Uni<Response> explain(@Context UriInfo uri, @Context HttpHeaders headers) {
         String query = explainQuery(uri);
         Map<String, String> described = describedHeaders(headers);
         return Uni.createFrom().completionStage(() -> fleet.explain(query, described).toCompletionStage())

@@ -20,6 +20,7 @@ import io.smallrye.mutiny.Uni;
 import io.tollgate.rules.domain.FieldError;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.RuleValidationException;
+import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.store.Revision;
 import io.tollgate.rules.store.RuleStore;
 import io.tollgate.rules.store.WriteRejectedException;
@@ -41,6 +42,7 @@ public class RuleResource {
     }
 
     @GET
+    @Needs(Scope.READ)
     @Operation(summary = "One rule, with the version at which it last changed as its ETag")
     public Uni<Response> get(@PathParam("id") String id, @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
         return store.find(id)
@@ -49,6 +51,7 @@ public class RuleResource {
     }
 
     @PUT
+    @Needs(Scope.ADMIN)
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Create (201) or replace (200) a rule; If-Match honoured (412)")
     public Uni<Response> put(@PathParam("id") String id, byte[] body,
@@ -65,6 +68,7 @@ public class RuleResource {
     }
 
     @DELETE
+    @Needs(Scope.ADMIN)
     @Operation(summary = "Delete a rule: 204, or 404; If-Match honoured (412)")
     public Uni<Response> delete(@PathParam("id") String id,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
@@ -75,6 +79,7 @@ public class RuleResource {
 
     @GET
     @Path("history")
+    @Needs(Scope.READ)
     @Operation(summary = "Every revision of the rule, oldest first: who, when, what")
     public Uni<Response> history(@PathParam("id") String id) {
         return store.history(id)

@@ -17,6 +17,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import io.smallrye.mutiny.Uni;
+import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.store.RuleSetImport;
 import io.tollgate.rules.store.RuleStore;
 
@@ -38,6 +39,7 @@ public class RuleSetResource {
     }
 
     @GET
+    @Needs(Scope.GATEWAY)
     @Operation(summary = "Every rule and the version; 304 when If-None-Match names the current version")
     public Uni<Response> list(@HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
         if (ifNoneMatch == null) {
@@ -51,6 +53,7 @@ public class RuleSetResource {
     }
 
     @POST
+    @Needs(Scope.ADMIN)
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Create a rule (JSON or YAML); 409 if the id exists")
     public Uni<Response> create(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -64,6 +67,7 @@ public class RuleSetResource {
     }
 
     @PUT
+    @Needs(Scope.ADMIN)
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Replace the whole rule set in one version (JSON or YAML); dry_run=true only reports")
     public Uni<Response> replaceAll(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.smallrye.mutiny.Uni;
 import io.tollgate.rules.domain.FieldError;
 import io.tollgate.rules.domain.RuleValidator;
+import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.domain.TenantEntry;
 import io.tollgate.rules.store.DirectoryListing;
 import io.tollgate.rules.store.DirectoryRevision;
@@ -68,6 +69,7 @@ public class TenantResource {
     }
 
     @GET
+    @Needs(Scope.READ)
     @Operation(summary = "The tenants, by id, a page at a time")
     public Uni<TenantList> list(@QueryParam("cursor") String cursor, @QueryParam("limit") String limit) {
         return listing.tenants(Paging.after(cursor),
@@ -79,6 +81,7 @@ public class TenantResource {
 
     @GET
     @Path("{id}")
+    @Needs(Scope.READ)
     @Operation(summary = "One tenant, with its seq as ETag")
     public Uni<Response> get(@PathParam("id") String id, @HeaderParam(Headers.IF_NONE_MATCH) String ifNoneMatch) {
         return store.tenant(id)
@@ -88,6 +91,7 @@ public class TenantResource {
 
     @PUT
     @Path("{id}")
+    @Needs(Scope.ADMIN)
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Create (201) or replace (200) a tenant; If-Match honoured (412); 422 naming each bad field")
     public Uni<Response> put(@PathParam("id") String id, byte[] body,
@@ -100,6 +104,7 @@ public class TenantResource {
 
     @DELETE
     @Path("{id}")
+    @Needs(Scope.ADMIN)
     @Operation(summary = "Delete a tenant: 204, 404, or 409 while it has clients; If-Match honoured (412)")
     public Uni<Response> delete(@PathParam("id") String id,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
@@ -110,6 +115,7 @@ public class TenantResource {
 
     @GET
     @Path("{id}/history")
+    @Needs(Scope.READ)
     @Operation(summary = "Every revision of the tenant, oldest first: who, when, what")
     public Uni<History> history(@PathParam("id") String id) {
         return store.tenantHistory(id)

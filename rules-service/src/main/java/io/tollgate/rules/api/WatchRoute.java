@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.rules.config.RulesConfig;
+import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.store.DirectoryFeed;
 import io.tollgate.rules.store.RuleChanges;
 import io.tollgate.rules.store.RuleStore;
@@ -26,7 +27,7 @@ import io.vertx.ext.web.RoutingContext;
  * after directory changes committed while the stream is open. Without {@code since}, {@code Last-Event-ID} is used; without
  * either, the
  * stream starts at the current version. Written on the Vert.x router so that heartbeat comments and
- * flushing are explicit. {@link ApiGuard} has checked the caller's token before; at most
+ * flushing are explicit. It needs a {@code gateway} token or better ({@link Endpoints}); at most
  * {@code tollgate.watch.max-streams} streams are open at once, 503 with {@code Retry-After} beyond.
  */
 @ApplicationScoped
@@ -45,9 +46,11 @@ class WatchRoute {
     private final Duration heartbeat;
     private final WatchSlots slots;
     private final SharedReads reads;
+    private final Endpoints endpoints;
 
     WatchRoute(RuleStore store, DirectoryFeed directory, RuleChanges changes, ObjectMapper mapper,
-            ProblemMappers problems, Vertx vertx, RulesConfig config, MeterRegistry meters) {
+            ProblemMappers problems, Vertx vertx, RulesConfig config, MeterRegistry meters, Endpoints endpoints) {
+        this.endpoints = endpoints;
         this.store = store;
         this.directory = directory;
         this.changes = changes;
@@ -67,7 +70,7 @@ class WatchRoute {
 
     void install(@Observes Router router) {
         // ordered before the REST endpoints, where "watch" would otherwise be taken for a rule id
-        router.get(PATH).order(-100).handler(this::watch);
+        endpoints.needs(router.get(PATH).order(-100), Scope.GATEWAY, this::watch);
     }
 
     private void watch(RoutingContext ctx) {

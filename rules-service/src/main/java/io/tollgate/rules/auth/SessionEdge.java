@@ -7,12 +7,13 @@ import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import io.tollgate.rules.api.Endpoints;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * Before anything else on the router: a request with the console's session cookie has its session read from
- * PostgreSQL, without blocking, so that everything after it (the console's gate, the API's token check, on an
+ * PostgreSQL, without blocking, so that everything after it (the access check of every endpoint, on an
  * event loop or not) finds it through {@link Sessions#find} without I/O.
  */
 @ApplicationScoped
@@ -30,8 +31,8 @@ class SessionEdge {
     private static final String ASSETS = "/console/assets/";
 
     void install(@Observes Router router) {
-        router.route("/api/*").order(-250).handler(this::load);
-        router.route("/console*").order(-250).handler(this::load);
+        // every path, however spelled: which endpoint answers is known only once routing is done
+        Endpoints.edge(router.route().order(-250), this::load);
     }
 
     private void load(RoutingContext ctx) {

@@ -43,7 +43,7 @@ public interface RulesConfig {
          */
         Map<String, NamedToken> tokens();
 
-        /** How many wrong tokens a client address may present before its tokens go unread for a while. */
+        /** How many wrong tokens a client address may present before its wrong tokens are throttled for a while. */
         WrongTokens wrongTokens();
     }
 
@@ -59,7 +59,8 @@ public interface RulesConfig {
 
     /**
      * Wrong admin tokens a client address may present: {@code limit} at once, refilled at {@code limit} per
-     * {@code period}; beyond that, every token it presents is refused unread with 429 until the allowance refills.
+     * {@code period}; beyond that, its wrong tokens are refused with 429 until the allowance refills. A right token is always
+     * accepted.
      */
     interface WrongTokens {
 

@@ -15,6 +15,7 @@ import java.util.zip.GZIPOutputStream;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.tollgate.rules.api.Endpoints;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
@@ -38,7 +39,10 @@ class ConsoleAssets {
     private final Map<String, Asset> byName = new LinkedHashMap<>();
     private final String digest;
 
-    ConsoleAssets() {
+    private final Endpoints endpoints;
+
+    ConsoleAssets(Endpoints endpoints) {
+        this.endpoints = endpoints;
         MessageDigest all = sha256();
         for (String name : NAMES) {
             byte[] bytes = read(name);
@@ -49,7 +53,7 @@ class ConsoleAssets {
     }
 
     void install(@Observes Router router) {
-        router.get(PREFIX + "*").order(-189).handler(this::serve);
+        endpoints.open(router.get(PREFIX + "*").order(-189), this::serve);
     }
 
     /** Where the pages load the assets from: {@code /console/assets/<digest>}. */

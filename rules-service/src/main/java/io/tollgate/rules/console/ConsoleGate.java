@@ -1,66 +1,51 @@
 package io.tollgate.rules.console;
 
-import java.util.Optional;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.tollgate.rules.api.AccessCheck;
+import io.tollgate.rules.api.ConsolePage;
+import io.tollgate.rules.api.Endpoints;
 import io.tollgate.rules.auth.Session;
-import io.tollgate.rules.auth.SessionCookie;
-import io.tollgate.rules.auth.Sessions;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * In front of every console path: a page without a live session is sent to the login form (303), a page with
- * one finds it in the routing context ({@link #session}); every page answer carries the headers that keep it
- * from being framed, cached or run with anyone else's script.
+ * In front of every console path but the assets, however its slashes are doubled: every page answer carries the
+ * headers that keep it from being framed, cached or run with anyone else's script. Whether a page may be served at
+ * all is its declaration's ({@link ConsolePage}: a page without a live session is sent to the login form).
  */
 @ApplicationScoped
 class ConsoleGate {
 
-    static final String LOGIN = "/console/login";
-    private static final String SESSION = "tollgate.console.session";
+    static final String LOGIN = ConsolePage.LOGIN;
     private static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-    private final Sessions sessions;
-
-    ConsoleGate(Sessions sessions) {
-        this.sessions = sessions;
-    }
+    private static final Pattern MERGED_SLASHES = Pattern.compile("/{2,}");
 
     void install(@Observes Router router) {
-        router.route("/console*").order(-190).handler(this::gate);
+        // every path, its slashes merged as the REST layer merges them: "//console/rules" is a page too
+        Endpoints.edge(router.route().order(-190), this::gate);
     }
 
-    /** The session the gate found for this page. */
+    /** The session of this page's call, which its access check found. */
     static Session session(RoutingContext ctx) {
-        return ctx.get(SESSION);
+        return AccessCheck.session(ctx);
     }
 
     private void gate(RoutingContext ctx) {
-        String path = ctx.normalizedPath();
-        if (path.startsWith(ConsoleAssets.PREFIX)) {
-            ctx.next();
-            return;
+        String path = MERGED_SLASHES.matcher(ctx.normalizedPath()).replaceAll("/");
+        if (path.startsWith("/console") && !path.startsWith(ConsoleAssets.PREFIX)) {
+            ctx.response()
+                    .putHeader("Content-Security-Policy", POLICY)
+                    .putHeader("X-Content-Type-Options", "nosniff")
+                    .putHeader("Referrer-Policy", "no-referrer")
+                    .putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         }
-        ctx.response()
-                .putHeader("Content-Security-Policy", POLICY)
-                .putHeader("X-Content-Type-Options", "nosniff")
-                .putHeader("Referrer-Policy", "no-referrer")
-                .putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-        if (path.equals(LOGIN)) {
-            ctx.next();
-            return;
-        }
-        Optional<Session> session = SessionCookie.of(ctx.request()).flatMap(sessions::find);
-        if (session.isEmpty()) {
-            ctx.response().setStatusCode(303).putHeader(HttpHeaders.LOCATION, LOGIN).end();
-            return;
-        }
-        ctx.put(SESSION, session.get());
         ctx.next();
     }
 }

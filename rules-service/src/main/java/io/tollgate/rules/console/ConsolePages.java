@@ -13,6 +13,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import io.quarkus.qute.TemplateInstance;
+import io.tollgate.rules.api.ConsolePage;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -21,6 +22,7 @@ import io.vertx.ext.web.RoutingContext;
  */
 @Path("/console")
 @Produces(MediaType.TEXT_HTML)
+@ConsolePage
 public class ConsolePages {
 
     /** The titles of the pages that take nothing from their path. */

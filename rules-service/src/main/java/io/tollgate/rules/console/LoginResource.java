@@ -18,6 +18,8 @@ import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
 import io.tollgate.rules.api.AdminTokens;
+import io.tollgate.rules.api.ConsolePage;
+import io.tollgate.rules.api.Public;
 import io.tollgate.rules.auth.Session;
 import io.tollgate.rules.auth.SessionCookie;
 import io.tollgate.rules.auth.Sessions;
@@ -47,6 +49,7 @@ public class LoginResource {
 
     @GET
     @Path("login")
+    @Public
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response form() {
@@ -55,6 +58,7 @@ public class LoginResource {
 
     @POST
     @Path("login")
+    @Public
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
@@ -93,6 +97,7 @@ public class LoginResource {
 
     @POST
     @Path("logout")
+    @ConsolePage
     @Consumes({MediaType.APPLICATION_FORM_URLENCODED, MediaType.WILDCARD})
     @Operation(hidden = true)
     public Uni<Response> logout(@FormParam(CSRF_FIELD) String field, @HeaderParam(SessionCookie.CSRF_HEADER) String header,

@@ -12,6 +12,10 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.tollgate.rules.TestDatabase;
@@ -85,6 +90,22 @@ class ConsoleTest {
             NAV.forEach(id -> assertThat(html).as(page + " has #" + id).contains("id=\"" + id + "\""));
         }
         assertThat(Console.post("wrong-" + TOKEN).asString()).doesNotContain(TOKEN);
+    }
+
+    @Test
+    void aPageReachedByAnotherSpellingOfItsPathCarriesTheSameHeaders() throws Exception {
+        Console console = Console.login(TOKEN);
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (String spelling : List.of("//console/rules", "/console//rules", "/%63onsole/rules", "/console/./rules")) {
+            HttpResponse<String> page = http.send(HttpRequest
+                    .newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port + spelling))
+                    .header("Cookie", Console.COOKIE + "=" + console.session()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).as(spelling).isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Security-Policy")).as(spelling).get().asString()
+                    .contains("script-src 'self'");
+            assertThat(page.headers().firstValue("Cache-Control")).as(spelling).hasValue("no-store");
+        }
     }
 
     @Test

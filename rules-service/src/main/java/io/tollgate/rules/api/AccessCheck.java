@@ -1,0 +1,79 @@
+package io.tollgate.rules.api;
+
+import java.util.Locale;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.tollgate.rules.auth.Session;
+import io.tollgate.rules.auth.SessionCookie;
+import io.tollgate.rules.auth.Sessions;
+import io.tollgate.rules.domain.Scope;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The one check of who may call an endpoint, run once routing has chosen the endpoint that answers (by
+ * {@link DeclaredAccess} for the REST resources and {@link Endpoints} for the Vert.x routes), so that no spelling of
+ * a path reaches an endpoint its caller may not: an endpoint that declares no {@link Access} is refused, a scope
+ * is checked against the caller {@link AdminTokens#callerOf} finds (the caller goes on in the routing context, see
+ * {@link Caller}), and a console page needs a session.
+ */
+@ApplicationScoped
+public class AccessCheck {
+
+    private static final String SESSION = "tollgate.console.session";
+
+    private final AdminTokens tokens;
+    private final Sessions sessions;
+
+    AccessCheck(AdminTokens tokens, Sessions sessions) {
+        this.tokens = tokens;
+        this.sessions = sessions;
+    }
+
+    /**
+     * Whether the call may go on to an endpoint that declares {@code access}; false for a console page without a
+     * session, which goes to the login form instead.
+     *
+     * @throws ProblemException 401, 400, 403 or 429 as {@link AdminTokens#callerOf} refuses a caller; 403 for a
+     * caller whose scope does not cover the call, or for an endpoint that declares nothing
+     */
+    boolean admits(RoutingContext ctx, Access access) {
+        if (access == null) {
+            throw new ProblemException(new Problem("undeclared", "Endpoint declares no access", 403,
+                    "this endpoint declares no scope, so nobody may call it"));
+        }
+        return switch (access) {
+            case PUBLIC -> true;
+            case CONSOLE_PAGE -> sessionOn(ctx);
+            default -> scopeCovers(ctx, access);
+        };
+    }
+
+    private boolean sessionOn(RoutingContext ctx) {
+        Optional<Session> session = SessionCookie.of(ctx.request()).flatMap(sessions::find);
+        session.ifPresent(s -> ctx.put(SESSION, s));
+        return session.isPresent();
+    }
+
+    private boolean scopeCovers(RoutingContext ctx, Access access) {
+        Caller caller = tokens.callerOf(ctx.request());
+        Scope needed = access.needed(ctx.request().method());
+        if (!Access.covers(caller.scope(), needed)) {
+            throw new ProblemException(new Problem("insufficient-scope", "Token scope too weak", 403,
+                    "the token of " + caller.actor() + " has the " + name(caller.scope()) + " scope; "
+                            + ctx.request().method() + " " + ctx.normalizedPath() + " needs " + name(needed)));
+        }
+        caller.putOn(ctx);
+        return true;
+    }
+
+    /** The session a console page's call carries, once {@link #admits} let it through. */
+    public static Session session(RoutingContext ctx) {
+        return ctx.get(SESSION);
+    }
+
+    private static String name(Scope scope) {
+        return scope.name().toLowerCase(Locale.ROOT);
+    }
+}
