@@ -83,6 +83,18 @@ public final class H2Client implements AutoCloseable {
         }
     }
 
+    /** A GET of {@code uri} whose HEADERS go out, then the connection closes under it: a client that left. */
+    public void closeAfterHeaders(String uri, String apiKey) throws Exception {
+        HttpClientRequest request = await(client.request(new RequestOptions().setMethod(HttpMethod.GET)
+                .setHost("127.0.0.1").setPort(port).setURI(uri)));
+        request.putHeader("X-API-Key", apiKey);
+        request.exceptionHandler(closedUnderIt -> {
+            // what the test means to do
+        });
+        await(request.sendHead());
+        await(request.connection().close());
+    }
+
     private Future<Answer> exchange(HttpMethod method, String uri, MultiMap headers, Buffer body) {
         RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1").setPort(port).setURI(uri);
         // The body is asked for inside the request's step, which runs on the event loop the answer is delivered on,
