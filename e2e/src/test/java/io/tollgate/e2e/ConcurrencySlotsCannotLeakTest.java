@@ -56,15 +56,17 @@ class ConcurrencySlotsCannotLeakTest {
         String key = Fleet.freshKey("flood");
         List<H2Frames> connections = new ArrayList<>();
         int sent = 0;
-        for (int round = 0; round < 2; round++) {
+        for (int round = 0; round < 3; round++) {
             for (int gateway = 0; gateway < stack.gateways().size(); gateway++) {
                 H2Frames h2 = H2Frames.open(stack.gateways().get(gateway).port());
                 connections.add(h2);
                 sent += h2.resetEach(500, PATHS.get((gateway + round) % PATHS.size()), Map.of("X-API-Key", key));
             }
         }
-        connections.forEach(H2Frames::close);
-        assertThat(sent).as("streams opened and reset").isGreaterThanOrEqualTo(600);
+        // dropped under the checks of their last streams, if the gateway did not close them first (it closes a
+        // connection after 200 resets, under the checks of its last ones)
+        connections.forEach(H2Frames::abort);
+        assertThat(sent).as("streams opened and reset").isGreaterThanOrEqualTo(900);
         assertEverySlotFreeWithinOneLease(key);
     }
 

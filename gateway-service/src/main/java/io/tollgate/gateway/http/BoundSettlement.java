@@ -32,8 +32,8 @@ final class BoundSettlement {
 
     /** What {@code verdict}'s {@code request} owes, bound to its exchange. */
     static BoundSettlement open(Limiter limiter, Verdict verdict, HttpServerRequest request) {
-        boolean upgrade = WebSocketRelay.isUpgrade(request);
-        Settlement settlement = limiter.settlementOf(verdict, () -> live(request, upgrade));
+        // asked at a renewal only (every third of a lease): no header is read on the request's way
+        Settlement settlement = limiter.settlementOf(verdict, () -> live(request, WebSocketRelay.isUpgrade(request)));
         return settlement == null ? NOTHING : new BoundSettlement(settlement);
     }
 
