@@ -241,9 +241,9 @@ public class ReverseProxy {
             request.response().writeContinue();
         }
         unendedOnFailure(request).to(out).onComplete(piped -> {
-            out.exceptionHandler(QUIET); // the pipe took the handler and let it go
             if (piped.failed()) {
                 // the client's body broke off: the backend must see a broken request, never a short one as whole
+                out.exceptionHandler(QUIET); // the pipe took the handler and let it go
                 out.reset();
             } else if (!response.isComplete()) {
                 out.idleTimeout(wait.millis());
