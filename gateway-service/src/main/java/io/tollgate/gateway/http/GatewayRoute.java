@@ -15,7 +15,6 @@ import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
 import io.tollgate.gateway.limiter.decision.RuleDecision;
 import io.tollgate.gateway.limiter.decision.Verdict;
-import io.tollgate.gateway.limiter.settlement.Settlement;
 import io.tollgate.gateway.proxy.AnswerWatcher;
 import io.tollgate.gateway.proxy.ReverseProxy;
 import io.tollgate.gateway.proxy.UpstreamFailure;
@@ -166,29 +165,32 @@ class GatewayRoute {
     }
 
     private void answer(HttpServerRequest request, CanonicalPath path, URI upstream, Verdict verdict) {
-        if (verdict.missingKey().isPresent()) {
-            String missing = verdict.missingKey().get();
-            refuse(request, Reason.MISSING_KEY, "this request needs " + missing, missing);
+        BoundSettlement settlement = BoundSettlement.open(limiter, verdict, request);
+        if (!BoundSettlement.live(request, false)) {
+            // the client left while its check ran: nobody to answer, nothing to forward, and its leases go back now
+            settlement.cancel();
             return;
         }
-        Settlement settlement = limiter.settlementOf(verdict);
-        if (verdict.unavailable()) {
-            cancel(settlement);
-            request.response().putHeader(RateLimitHeaders.RETRY_AFTER, "1");
-            refuse(request, Problems.problem("store-unavailable", "Rate limit store unavailable", 503,
-                    "the counter store cannot answer and a rule's failure mode is closed"));
-        } else if (!verdict.allowed()) {
-            cancel(settlement);
-            reject(request, verdict);
-        } else {
-            forward(request, path, upstream, headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)),
-                    settlement == null ? AnswerWatcher.NONE : settlement);
-        }
-    }
-
-    private static void cancel(Settlement settlement) {
-        if (settlement != null) {
-            settlement.cancel();
+        try {
+            if (verdict.missingKey().isPresent()) {
+                String missing = verdict.missingKey().get();
+                refuse(request, Reason.MISSING_KEY, "this request needs " + missing, missing);
+            } else if (verdict.unavailable()) {
+                settlement.cancel();
+                request.response().putHeader(RateLimitHeaders.RETRY_AFTER, "1");
+                refuse(request, Problems.problem("store-unavailable", "Rate limit store unavailable", 503,
+                        "the counter store cannot answer and a rule's failure mode is closed"));
+            } else if (!verdict.allowed()) {
+                settlement.cancel();
+                reject(request, verdict);
+            } else {
+                forward(request, path, upstream,
+                        headers -> verdict.tightest().ifPresent(d -> RateLimitHeaders.write(headers, d)),
+                        settlement.watcher());
+            }
+        } catch (RuntimeException err) {
+            settlement.broke();
+            broke(request, err);
         }
     }
 
@@ -281,7 +283,29 @@ class GatewayRoute {
                 });
     }
 
+    /**
+     * An exception on the request's way to the backend: a fault of the gateway, unless the client went away under it
+     * (then nothing is answered, and it is no error). Its settlement has ended already.
+     */
+    private static void broke(HttpServerRequest request, RuntimeException err) {
+        if (!BoundSettlement.live(request, false)) {
+            LOG.debugf("%s %s: the client went away while it was forwarded (%s)", request.method(), request.path(),
+                    err.toString());
+        } else if (request.response().headWritten()) {
+            LOG.errorf(err, "proxying %s %s failed after the answer's head; the answer is cut", request.method(),
+                    request.path());
+            request.response().reset();
+        } else {
+            LOG.errorf(err, "proxying %s %s failed", request.method(), request.path());
+            refuse(request, Problems.problem("internal-error", "Internal Server Error", 500, "the gateway failed"));
+        }
+    }
+
     private static void failed(HttpServerRequest request, Throwable err) {
+        if (!BoundSettlement.live(request, false)) {
+            LOG.debugf(err, "limiter failed on %s %s, whose client went away meanwhile", request.method(), request.path());
+            return;
+        }
         LOG.errorf(err, "limiter failed on %s %s", request.method(), request.path());
         refuse(request, Problems.problem("internal-error", "Internal Server Error", 500, "the limiter failed"));
     }

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 
 import io.tollgate.counter.Algorithm;
 import io.tollgate.counter.CounterKeys;
@@ -156,10 +157,10 @@ public class Limiter {
 
     /**
      * What the request of {@code verdict} owes the store once its answer ends: settlements and leases; null when
-     * nothing (most requests).
+     * nothing (most requests). Its leases are renewed only while {@code live} says its exchange is.
      */
-    public Settlement settlementOf(Verdict verdict) {
-        return settlements.open(verdict);
+    public Settlement settlementOf(Verdict verdict, BooleanSupplier live) {
+        return settlements.open(verdict, live);
     }
 
     /**
@@ -334,6 +335,7 @@ public class Limiter {
      */
     private void answeredLate(Group group, List<RuleDecision> decided, List<Decision> said) {
         remember(group, said);
+        giveBackLateLeases(group, said);
         boolean admitted = true;
         for (RuleDecision d : decided) {
             admitted &= d.outcome().passes();
@@ -344,6 +346,19 @@ public class Limiter {
         for (int i = 0; i < said.size(); i++) {
             if (!said.get(i).allowed()) {
                 metrics.overadmitted(group.rules.get(i));
+            }
+        }
+    }
+
+    /**
+     * The {@code concurrency} leases a late answer says the store took: the failure mode decided the request without
+     * them, so no exchange holds them, and each goes back now rather than holding its slot for a lease time.
+     */
+    private void giveBackLateLeases(Group group, List<Decision> said) {
+        for (int i = 0; i < said.size(); i++) {
+            Bucket bucket = group.buckets.get(i);
+            if (said.get(i).allowed() && bucket.policy().algorithm() == Algorithm.CONCURRENCY) {
+                store.release(bucket);
             }
         }
     }

@@ -37,8 +37,9 @@ final class Flushes {
         }
     }
 
+    /** A connection already closed has no handlers left to put one before: it is left alone. */
     private static void gather(ChannelHandlerContext vertx) {
-        if (vertx.pipeline().get(FlushConsolidationHandler.class) == null) {
+        if (!vertx.isRemoved() && vertx.pipeline().get(FlushConsolidationHandler.class) == null) {
             vertx.pipeline().addBefore(vertx.name(), "flush-consolidation",
                     new FlushConsolidationHandler(GATHERED, true));
         }

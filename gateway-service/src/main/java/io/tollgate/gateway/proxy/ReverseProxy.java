@@ -21,6 +21,7 @@ import io.tollgate.gateway.config.PerEventLoop;
 import io.tollgate.gateway.key.ClientAddress;
 import io.tollgate.rules.domain.CanonicalPath;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -60,6 +61,12 @@ public class ReverseProxy {
             HttpMethod.TRACE);
 
     static final String CLIENT_IDLE_TIMEOUT = "quarkus.http.idle-timeout";
+
+    /**
+     * The upstream request's failures, which its response and pipes report already: mostly its reset when the client
+     * reset or left, the client's doing and no error (Vert.x logs an ERROR per failure of a request with no handler).
+     */
+    private static final Handler<Throwable> QUIET = err -> LOG.debugf("upstream request: %s", err.toString());
 
     private final Vertx vertx;
     private final ClientAddress clientAddress;
@@ -168,6 +175,7 @@ public class ReverseProxy {
         (loop == null ? offLoop : loop.clients()).of(upstream.protocol()).request(options)
                 .compose(out -> {
                     sent[0] = out;
+                    out.exceptionHandler(QUIET);
                     return send(request, out, upstream, wait, watching);
                 })
                 // the answer is delivered on the context this chain is built on, the request's: relay sets the body's
@@ -235,6 +243,7 @@ public class ReverseProxy {
         unendedOnFailure(request).to(out).onComplete(piped -> {
             if (piped.failed()) {
                 // the client's body broke off: the backend must see a broken request, never a short one as whole
+                out.exceptionHandler(QUIET); // the pipe took the handler and let it go
                 out.reset();
             } else if (!response.isComplete()) {
                 out.idleTimeout(wait.millis());

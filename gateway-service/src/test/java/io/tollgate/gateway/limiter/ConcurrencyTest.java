@@ -19,7 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,11 +35,15 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.tollgate.gateway.support.GatewayResource;
+import io.tollgate.gateway.support.H2Client;
+import io.tollgate.gateway.support.RedisCli;
+import io.vertx.core.http.HttpClientRequest;
 
 /**
  * {@code algorithm: concurrency} through HTTP on a real Redis, with a backend that holds its answers until told:
  * a slot is taken per request in flight and given back when the exchange ends, however it ends (answered, the
- * client gone, the backend broken, the request refused by another rule after all).
+ * client gone or its HTTP/2 stream reset, which logs no error, the backend broken, the request refused by another
+ * rule after all).
  */
 @QuarkusTest
 @WithTestResource(value = GatewayResource.class, initArgs = {@ResourceArg(name = "store.timeout", value = "1s"),
@@ -105,13 +114,72 @@ class ConcurrencyTest {
 
     @Test
     void aClientThatGivesUpFreesItsSlotAndTheBackendsRequestIsStopped() throws Exception {
-        CompletableFuture<HttpResponse<String>> impatient = send("/hold", Duration.ofSeconds(1));
+        // patient enough to reach the backend, and to be seen there, on a busy machine (a client gone before its
+        // check answers is never forwarded)
+        CompletableFuture<HttpResponse<String>> impatient = send("/hold", Duration.ofSeconds(3));
         await().atMost(Duration.ofSeconds(10)).until(() -> heldByBackend() == 1);
         assertThat(remaining()).isEqualTo(1);
         assertThat(impatient).failsWithin(Duration.ofSeconds(10)).withThrowableOfType(Exception.class)
                 .withCauseInstanceOf(HttpTimeoutException.class);
         await("the slot is back, and the backend no longer holds the request").atMost(Duration.ofSeconds(5))
                 .until(() -> remaining() == 2 && heldByBackend() == 0);
+    }
+
+    @Test
+    void http2UploadsResetWhileProxiedFreeTheirSlotsAndLogNoError() throws Exception {
+        List<String> errors = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
+                    errors.add(record.getLoggerName() + ": " + record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger root = Logger.getLogger("");
+        root.addHandler(capture);
+        try (H2Client h2 = new H2Client(port(), false)) {
+            for (int i = 0; i < 5; i++) {
+                // an upload under way: its body is still to come when the client resets it
+                HttpClientRequest upload = h2.sendHead("/hold", apiKey);
+                await("the upload holds a slot").atMost(Duration.ofSeconds(10)).until(() -> remaining() == 1);
+                upload.reset();
+                await("the slot is back").atMost(Duration.ofSeconds(5)).until(() -> remaining() == 2);
+            }
+        } finally {
+            root.removeHandler(capture);
+        }
+        assertThat(errors).as("a client's reset is no error").isEmpty();
+    }
+
+    @Test
+    void explainCountsOnlyTheLiveLeases() {
+        String key = operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/hold").jsonPath()
+                .getString("rules[0].key");
+        int redis = Integer.parseInt(config("test.redis.port"));
+        String[] time = RedisCli.run(redis, "TIME").split("\n");
+        long nowMicros = Long.parseLong(time[0].strip()) * 1_000_000 + Long.parseLong(time[1].strip());
+        // a lease that ended a second ago, left in the set (its gateway died; no check has swept it since), and
+        // the key kept for a minute by a later lease's expiry
+        RedisCli.run(redis, "ZADD", key, Long.toString(nowMicros - 1_000_000), "17");
+        RedisCli.run(redis, "PEXPIRE", key, "60000");
+        assertThat(remaining()).as("an expired lease holds no slot").isEqualTo(2);
+        RedisCli.run(redis, "ZADD", key, Long.toString(nowMicros + 60_000_000), "18");
+        assertThat(remaining()).as("a live one does").isEqualTo(1);
+        var explained = operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/hold").jsonPath();
+        assertThat(explained.getBoolean("rules[0].stored")).isTrue();
+        RedisCli.run(redis, "ZREM", key, "18");
+        assertThat(operations().header("X-API-Key", apiKey).get("/tollgate/explain?path=/hold").jsonPath()
+                .getBoolean("rules[0].stored")).as("a set of expired leases holds nothing").isFalse();
     }
 
     @Test

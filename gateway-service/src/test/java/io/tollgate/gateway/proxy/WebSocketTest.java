@@ -176,6 +176,20 @@ class WebSocketTest {
     }
 
     @Test
+    void aSocketOpenLongerThanItsLeaseKeepsItsSlotUntilItCloses() throws Exception {
+        String shortLease = RULES.replace("\"limit\": 2, \"failure_mode\"",
+                "\"limit\": 2, \"lease\": \"1s\", \"failure_mode\"");
+        assertThat(shortLease).contains("\"lease\": \"1s\"");
+        install(shortLease);
+        WebSocket socket = sockets.open(port(), "/ws/held/long", apiKey, List.of());
+        // three lease times and more: its renewals find the upgraded exchange live throughout
+        await("the open socket holds its slot").during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(250)).until(() -> remaining() == 1);
+        socket.close();
+        await("the closed socket's slot is back").atMost(Duration.ofSeconds(5)).until(() -> remaining() == 2);
+    }
+
+    @Test
     void aSocketTheUpstreamClosesFreesItsSlot() throws Exception {
         WebSocket socket = sockets.open(port(), "/ws/held/x", apiKey, List.of());
         CompletableFuture<String> seen = WebSockets.closing(socket);

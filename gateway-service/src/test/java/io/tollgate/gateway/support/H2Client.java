@@ -83,6 +83,26 @@ public final class H2Client implements AutoCloseable {
         }
     }
 
+    /** A GET of {@code uri} whose HEADERS go out, then the connection closes under it: a client that left. */
+    public void closeAfterHeaders(String uri, String apiKey) throws Exception {
+        await(sendHead(uri, apiKey).connection().close());
+    }
+
+    /**
+     * A POST of {@code uri} with {@code apiKey} whose HEADERS went out, its body still to come: the test resets or
+     * drops it; its own failure is not logged.
+     */
+    public HttpClientRequest sendHead(String uri, String apiKey) throws Exception {
+        HttpClientRequest request = await(client.request(new RequestOptions().setMethod(HttpMethod.POST)
+                .setHost("127.0.0.1").setPort(port).setURI(uri)));
+        request.putHeader("X-API-Key", apiKey);
+        request.exceptionHandler(endedByTheTest -> {
+            // what the test means to do
+        });
+        await(request.sendHead());
+        return request;
+    }
+
     private Future<Answer> exchange(HttpMethod method, String uri, MultiMap headers, Buffer body) {
         RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1").setPort(port).setURI(uri);
         // The body is asked for inside the request's step, which runs on the event loop the answer is delivered on,

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
@@ -46,7 +47,9 @@ import io.vertx.core.buffer.Buffer;
  * after all (another client's rule rejected it): a settlement of -1 of its key, which the script runs as
  * {@code ZREM}, carried with the loop's other calls like any settlement. While the exchange runs (a long download,
  * an event stream, a WebSocket), its leases are renewed every third of their time (a settlement of 0), so a live
- * gateway's long exchanges keep their slots and a dead gateway's come back when their time is up.
+ * gateway's long exchanges keep their slots and a dead gateway's come back when their time is up. A renewal runs
+ * only while its exchange is live (the caller says how to tell): the first that finds it over gives the leases
+ * back, so a slot outlives its exchange by at most a lease even when no end came. Giving back happens once.
  */
 public final class Settlements {
 
@@ -73,8 +76,11 @@ public final class Settlements {
         this.registry = registry;
     }
 
-    /** What {@code verdict}'s request owes once its answer ends; null when it owes nothing. */
-    public Settlement open(Verdict verdict) {
+    /**
+     * What {@code verdict}'s request owes once its answer ends; null when it owes nothing. Its leases are renewed only
+     * while {@code live} says the exchange is; the first renewal that finds it over gives them back instead.
+     */
+    public Settlement open(Verdict verdict, BooleanSupplier live) {
         List<RuleDecision> charged = null;
         List<RuleDecision> leased = null;
         for (RuleDecision d : verdict.decisions()) {
@@ -89,7 +95,7 @@ public final class Settlements {
                 charged.add(d);
             }
         }
-        return charged == null && leased == null ? null : new RequestSettlement(charged, leased);
+        return charged == null && leased == null ? null : new RequestSettlement(charged, leased, live);
     }
 
     /**
@@ -125,14 +131,17 @@ public final class Settlements {
         private final List<RuleDecision> charged;
         private final UsageMeter[] meters;
         private final List<RuleDecision> leased;
+        private final BooleanSupplier live;
         private boolean answered;
         private boolean closed;
+        private boolean released;
         /** The timer that renews the leases while the exchange runs; -1 without leases. */
         private final long renewals;
 
-        private RequestSettlement(List<RuleDecision> charged, List<RuleDecision> leased) {
+        private RequestSettlement(List<RuleDecision> charged, List<RuleDecision> leased, BooleanSupplier live) {
             this.charged = charged == null ? List.of() : charged;
             this.leased = leased == null ? List.of() : leased;
+            this.live = live;
             this.meters = new UsageMeter[this.charged.size()];
             for (int i = 0; i < meters.length; i++) {
                 meters[i] = meter(this.charged.get(i).rule().settle());
@@ -145,9 +154,19 @@ public final class Settlements {
             this.renewals = this.leased.isEmpty() ? -1 : vertx.setPeriodic(every, id -> renew());
         }
 
-        /** Renews each lease: one still live ends a lease time from now (one expired stays gone). */
+        /**
+         * Renews each lease while the exchange is live: one still live ends a lease time from now (one expired stays
+         * gone). An exchange found over whose end never came (a path that missed it) gives its leases back here, so
+         * no slot outlives its exchange by more than a lease; what it owes under {@code settle} still waits for
+         * {@link #ended}, which may come later (the answer read on for its usage).
+         */
         private void renew() {
-            if (closed) {
+            if (released) {
+                return;
+            }
+            if (!live.getAsBoolean()) {
+                LOG.debugf("exchange of %s over without its end: its leases go back", leased.get(0).rule().id());
+                release();
                 return;
             }
             for (RuleDecision d : leased) {
@@ -225,7 +244,12 @@ public final class Settlements {
             }
         }
 
+        /** Gives the leases back, once: at the exchange's end, its cancel, or the renewal that finds it over. */
         private void release() {
+            if (released) {
+                return;
+            }
+            released = true;
             if (renewals >= 0) {
                 vertx.cancelTimer(renewals);
             }
