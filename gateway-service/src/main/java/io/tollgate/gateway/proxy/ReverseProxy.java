@@ -70,6 +70,7 @@ public class ReverseProxy {
     private final long idleTimeoutMs;
     /** The wait of every request that is not a gRPC call with a shorter deadline: one instance, shared. */
     private final HeadWait upstreamTimeout;
+    private final RestReader rests;
 
     ReverseProxy(Vertx vertx, GatewayConfig config, ClientAddress clientAddress, UpstreamTls tls) {
         this.vertx = vertx;
@@ -78,6 +79,7 @@ public class ReverseProxy {
         this.connectTimeoutMs = config.gateway().connectTimeout().toMillis();
         this.idleTimeoutMs = config.gateway().upstreamTimeout().toMillis();
         this.upstreamTimeout = new HeadWait(idleTimeoutMs, 0, null);
+        this.rests = new RestReader(vertx, config.settle());
         checkClientIdleTimeout(ConfigProvider.getConfig().getOptionalValue(CLIENT_IDLE_TIMEOUT, Duration.class),
                 config.gateway().upstreamTimeout());
         this.offLoop = new UpstreamClients(vertx, tls);
@@ -154,7 +156,7 @@ public class ReverseProxy {
             watcher = once;
             HttpServerResponse response = request.response();
             response.closeHandler(v -> {
-                if (!response.ended()) {
+                if (!response.ended() && !once.readsRest()) { // else the answer is read for its usage all the same
                     // the client went away before its answer was whole: the exchange is over for the watcher, and
                     // the backend stops working for nobody
                     once.ended(false);
@@ -243,7 +245,7 @@ public class ReverseProxy {
         return response;
     }
 
-    private static void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
+    private void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
             Promise<Void> done, Loop loop, AnswerWatcher watcher) {
         watcher.head(in.statusCode(), in.headers());
         response.setStatusCode(in.statusCode());
@@ -258,13 +260,42 @@ public class ReverseProxy {
         StallWatch.Watched body = loop == null ? null : loop.stalls().watch(in);
         ReadStream<Buffer> relayed = body == null ? in : body;
         boolean mayTrail = in.version() == HttpVersion.HTTP_2 || !in.headers().contains(HttpHeaders.CONTENT_LENGTH);
-        if (watcher != AnswerWatcher.NONE || mayTrail) {
-            // trailers (gRPC's grpc-status among them) go out with the answer's end, to a client that can take them:
-            // HTTP/2, or HTTP/1.1 chunked
-            relayed = new WatchedBody(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
-                    mayTrail ? () -> HopByHop.copy(in.trailers(), response.trailers()) : null);
+        WatchedBody watched = watcher != AnswerWatcher.NONE || mayTrail
+                // trailers (gRPC's grpc-status among them) go out with the answer's end, to a client that can take
+                // them: HTTP/2, or HTTP/1.1 chunked
+                ? new WatchedBody(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
+                        mayTrail ? () -> HopByHop.copy(in.trailers(), response.trailers()) : null)
+                : null;
+        relayed = watched == null ? relayed : watched;
+        // a usage still to come is read even when the client leaves or takes nothing (RestReader)
+        RestReader.Rest rest = watched != null && watcher.readsRest() ? rests.watch(watched, response, in, whole -> {
+            if (body != null) {
+                loop.stalls().done(body);
+            }
+            watcher.ended(whole);
+        }) : null;
+        if (response.closed() && watcher != AnswerWatcher.NONE) {
+            // the client left before the head, and the watcher wanted the answer then: it may still
+            if (rest != null) {
+                rest.readRest();
+            } else {
+                if (body != null) {
+                    loop.stalls().done(body);
+                }
+                watcher.ended(false);
+                in.request().reset();
+            }
+            return;
         }
         unendedOnFailure(relayed).to(response).onComplete(piped -> {
+            if (rest != null && (rest.reading() || piped.failed() && !watched.failed())) {
+                response.reset(); // the client can take no more: the rest is read for the usage, which ends the exchange
+                rest.readRest();
+                return;
+            }
+            if (rest != null) {
+                rest.stop();
+            }
             if (body != null) {
                 loop.stalls().done(body);
             }
@@ -302,6 +333,11 @@ public class ReverseProxy {
         @Override
         public void body(Buffer chunk) {
             watcher.body(chunk);
+        }
+
+        @Override
+        public boolean readsRest() {
+            return !ended && watcher.readsRest();
         }
 
         @Override

@@ -178,6 +178,20 @@ public final class Settlements {
             }
         }
 
+        /** While a usage in the body is still to come: a client that leaves then does not stop the metering. */
+        @Override
+        public boolean readsRest() {
+            if (closed) {
+                return false;
+            }
+            for (UsageMeter meter : meters) {
+                if (!meter.known()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         @Override
         public void ended(boolean whole) {
             if (closed) {
