@@ -114,6 +114,22 @@ class SettledUsageCannotBeDodgedTest {
 
     @Test
     void aStreamTheClientAbandonsBeforeItsUsageIsChargedOtherwise() throws Exception {
+        abandonAStreamThatNeverSendsItsUsage();
+        awaitRemaining(BURST - OTHERWISE);
+    }
+
+    @Test
+    void aClientThatLeavesKeepsItsReservationSpentWhenOtherwiseIsLower() throws Exception {
+        install("[" + rule("llm.tokens", "/**", "api_key", 1, "1h", BURST, "\"cost\":" + COST
+                + ",\"settle\":{\"from\":\"json:/usage/total_tokens\",\"otherwise\":0}") + "]");
+
+        abandonAStreamThatNeverSendsItsUsage();
+
+        awaitRemaining(BURST - COST);
+    }
+
+    /** A client reads the first events of a stream whose usage never comes (its upstream falls silent), then leaves. */
+    private void abandonAStreamThatNeverSendsItsUsage() throws Exception {
         double unfinished = metric("tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}");
         try (Socket socket = new Socket()) {
             socket.setSoTimeout(10_000);
@@ -127,7 +143,6 @@ class SettledUsageCannotBeDodgedTest {
         } // the client goes away mid-stream, before the usage
         await().atMost(SETTLED).until(() -> metric(
                 "tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}") > unfinished);
-        awaitRemaining(BURST - OTHERWISE);
     }
 
     @Test

@@ -37,7 +37,9 @@ import io.vertx.core.buffer.Buffer;
  * negative. An answer whose usage never comes (its client went away or it broke off before the usage, the usage is
  * missing, not a whole number from 0 to {@code tollgate.settle.max-usage}, or in a body the gateway cannot decode)
  * is charged the rule's {@code settle.otherwise} instead, by default the reservation, which then stands: a client
- * gains nothing by abandoning a stream or hiding its usage. A request that got no answer at all (the backend
+ * gains nothing by abandoning a stream or hiding its usage. An answer cut short is charged at least the reservation,
+ * whatever {@code otherwise} says. A client that leaves does not cut its answer short while a usage in its body is
+ * still to come: the proxy reads the rest for it ({@link #readsRest}). A request that got no answer at all (the backend
  * unreachable or silent) keeps its reservation. A usage that is not valid is counted and logged at most once a
  * minute per rule. The settlements of one hash tag go as one call of the check script, which the store carries
  * with the event loop's other checks.
@@ -272,6 +274,11 @@ public final class Settlements {
             count(d.rule(), whole ? Outcome.ABSENT : Outcome.UNFINISHED);
         }
         long otherwise = d.rule().settle().otherwiseOr(cost);
+        if (!whole) {
+            // cut short (its client left and the rest could not be read, or it broke off): the reservation stands
+            // whatever otherwise says, so leaving early never gives any of it back
+            otherwise = Math.max(otherwise, cost);
+        }
         return otherwise == cost ? null : new Charge(otherwise - cost, Ground.OTHERWISE);
     }
 
