@@ -49,6 +49,9 @@ import io.vertx.core.streams.ReadStream;
  * <p>
  * Upstream silence: until the answer's head, the request's idle timeout ({@code upstream-timeout}, or a gRPC
  * call's deadline when that comes first; then 504); after it, the loop's {@link StallWatch} (the answer is cut).
+ * <p>
+ * A client that leaves, or takes nothing for too long, while its answer's usage is still to come does not end the
+ * exchange: the answer is read on for the usage alone ({@link RestReader}).
  */
 @Startup // built at start, so a bad value fails the start naming its key
 @ApplicationScoped
@@ -268,21 +271,15 @@ public class ReverseProxy {
                 : null;
         relayed = watched == null ? relayed : watched;
         // a usage still to come is read even when the client leaves or takes nothing (RestReader)
-        RestReader.Rest rest = watched != null && watcher.readsRest() ? rests.watch(watched, response, in, whole -> {
-            if (body != null) {
-                loop.stalls().done(body);
-            }
-            watcher.ended(whole);
-        }) : null;
+        RestReader.Rest rest = watched != null && watcher.readsRest()
+                ? rests.watch(watched, response, in, whole -> ended(watcher, whole, loop, body))
+                : null;
         if (response.closed() && watcher != AnswerWatcher.NONE) {
-            // the client left before the head, and the watcher wanted the answer then: it may still
+            // the client left before the head, while the watcher wanted the answer: it may still
             if (rest != null) {
                 rest.readRest();
             } else {
-                if (body != null) {
-                    loop.stalls().done(body);
-                }
-                watcher.ended(false);
+                ended(watcher, false, loop, body);
                 in.request().reset();
             }
             return;
@@ -296,10 +293,7 @@ public class ReverseProxy {
             if (rest != null) {
                 rest.stop();
             }
-            if (body != null) {
-                loop.stalls().done(body);
-            }
-            watcher.ended(piped.succeeded());
+            ended(watcher, piped.succeeded(), loop, body);
             if (piped.failed()) {
                 // the head is out: cut the client's connection so it sees a broken answer, never a short one as
                 // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
@@ -308,6 +302,14 @@ public class ReverseProxy {
                 in.request().reset();
             }
         });
+    }
+
+    /** The exchange is over: {@code watcher} is told, and the loop's stall watch lets go of the {@code body}. */
+    private static void ended(AnswerWatcher watcher, boolean whole, Loop loop, StallWatch.Watched body) {
+        if (body != null) {
+            loop.stalls().done(body);
+        }
+        watcher.ended(whole);
     }
 
     /** A watcher told of the exchange's end once, however many ways it ends. */
