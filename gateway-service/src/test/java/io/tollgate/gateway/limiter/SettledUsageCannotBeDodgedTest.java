@@ -217,6 +217,18 @@ class SettledUsageCannotBeDodgedTest {
         awaitRemaining(BURST - OTHERWISE);
     }
 
+    @Test
+    void aRestSlowerAfterItsClientLeftThanTheBoundIsChargedOtherwise() throws Exception {
+        double unfinished = metric("tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}");
+
+        // an event every 100 ms, the usage after a minute: tollgate.settle.rest-timeout (3s here) ends the reading
+        readTheStartAndClose("/long/trickle/40/600");
+
+        await().atMost(SETTLED).until(() -> metric(
+                "tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}") > unfinished);
+        awaitRemaining(BURST - OTHERWISE);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"/long/sse/39002/40, 39002, 'data: '", "/long/json/39003/4000, 39003, '{'"})
     void anH2ClientWithAWindowOf300ThatResetsBeforeTheUsageIsChargedIt(String path, long usage, String start)

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -12,7 +13,8 @@ import io.vertx.core.http.HttpServerResponse;
  * back-pressure (a reader that stops reading holds the backend; nothing is made whole in memory): under
  * {@code /long/}, {@code sse/<v>/<n>} an event stream of n events of content, then one with
  * {@code usage.total_tokens} v, then {@code [DONE]}; {@code json/<v>/<n>} an LLM answer whose content is n bytes long,
- * followed by its usage v.
+ * followed by its usage v; {@code trickle/<v>/<n>} an event stream of n events, one every 100 ms, then the usage v: an
+ * upstream that never falls silent, and is slow to its end.
  */
 public final class LongAnswers {
 
@@ -21,6 +23,7 @@ public final class LongAnswers {
 
     private static final int EVENTS_PER_WRITE = 128;
     private static final int CONTENT_PER_WRITE = 64 * 1024;
+    private static final long TRICKLE_MS = 100;
 
     private LongAnswers() {
     }
@@ -32,6 +35,7 @@ public final class LongAnswers {
         switch (parts[0]) {
             case "sse" -> write(response.putHeader("Content-Type", "text/event-stream"), events(value, n));
             case "json" -> write(response.putHeader("Content-Type", "application/json"), json(value, n));
+            case "trickle" -> trickle(response.putHeader("Content-Type", "text/event-stream"), value, n);
             default -> response.setStatusCode(404).end();
         }
     }
@@ -86,6 +90,22 @@ public final class LongAnswers {
                 return tail;
             }
         };
+    }
+
+    private static void trickle(HttpServerResponse response, String value, long n) {
+        response.setChunked(true);
+        Vertx vertx = Vertx.currentContext().owner();
+        long[] sent = {0};
+        vertx.setPeriodic(TRICKLE_MS, timer -> {
+            if (response.closed()) {
+                vertx.cancelTimer(timer);
+            } else if (sent[0]++ < n) {
+                response.write(EVENT);
+            } else {
+                vertx.cancelTimer(timer);
+                response.end("data: {\"choices\": [], \"usage\": {\"total_tokens\": " + value + "}}\n\n");
+            }
+        });
     }
 
     /** Writes {@code pieces} as the reader takes them, then ends the answer. */
