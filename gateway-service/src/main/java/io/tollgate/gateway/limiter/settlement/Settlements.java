@@ -26,6 +26,7 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 
 /**
  * What an admitted request still owes the store once its answer ends (docs/rules.md, "settle" and
@@ -54,6 +55,9 @@ public final class Settlements {
 
     private static final Logger LOG = Logger.getLogger(Settlements.class);
     private static final long LOG_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    /** The media type of gRPC requests (and its {@code +proto}, {@code +json} forms). */
+    private static final String GRPC = "application/grpc";
 
     /** A lease is renewed every this part of its time while its exchange runs. */
     static final int RENEWALS_PER_LEASE = 3;
@@ -129,6 +133,8 @@ public final class Settlements {
         private final List<RuleDecision> leased;
         private boolean answered;
         private boolean closed;
+        /** A gRPC call: its client's cancel ends it at once, on both sides. */
+        private boolean grpc;
         /** The timer that renews the leases while the exchange runs; -1 without leases. */
         private final long renewals;
 
@@ -160,6 +166,8 @@ public final class Settlements {
 
         @Override
         public void request(MultiMap headers) {
+            String type = headers.get(HttpHeaders.CONTENT_TYPE);
+            grpc = type != null && type.regionMatches(true, 0, GRPC, 0, GRPC.length());
             for (UsageMeter meter : meters) {
                 meter.request(headers);
             }
@@ -180,10 +188,13 @@ public final class Settlements {
             }
         }
 
-        /** While a usage in the body is still to come: a client that leaves then does not stop the metering. */
+        /**
+         * While a usage in the body is still to come: a client that leaves then does not stop the metering. Not for
+         * a gRPC call, whose cancel reaches the upstream at once (the call is charged {@code otherwise}).
+         */
         @Override
         public boolean readsRest() {
-            if (closed) {
+            if (closed || grpc) {
                 return false;
             }
             for (UsageMeter meter : meters) {
