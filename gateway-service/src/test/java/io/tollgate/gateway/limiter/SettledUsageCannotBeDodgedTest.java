@@ -1,5 +1,6 @@
 package io.tollgate.gateway.limiter;
 
+import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.install;
 import static io.tollgate.gateway.support.GatewayControl.metric;
 import static io.tollgate.gateway.support.GatewayControl.operations;
@@ -196,21 +197,33 @@ class SettledUsageCannotBeDodgedTest {
 
     @Test
     void anHttp1ClientThatReadsTheFirstEventAndClosesIsChargedTheUsageTheStreamEndsWith() throws Exception {
-        readTheStartAndClose("/long/sse/40/150000"); // 8 MB of events before the usage: unread when the client goes
+        readTheStartAndClose("/long/sse/40/75000"); // 4 MB of events before the usage: unread when the client goes
         awaitRemaining(BURST - 40);
     }
 
     @Test
     void anHttp1ClientThatClosesMidJsonIsChargedTheUsageTheAnswerEndsWith() throws Exception {
-        readTheStartAndClose("/long/json/41/9000000");
+        readTheStartAndClose("/long/json/41/4000000");
         awaitRemaining(BURST - 41);
+    }
+
+    @Test
+    void anHttp1ClientThatLeavesBeforeTheHeadIsChargedTheUsageOfTheAnswerThatCameAfter() throws Exception {
+        long hits = backendHits();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port()), 10_000);
+            socket.getOutputStream().write(("GET /long/late/3000/300 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: "
+                    + apiKey + "\r\n\r\n").getBytes(US_ASCII));
+            await().atMost(SETTLED).pollInterval(Duration.ofMillis(5)).until(() -> backendHits() > hits);
+        } // the client leaves while the backend works on its answer (it comes whole 300 ms after the request)
+        awaitRemaining(BURST - 3000);
     }
 
     @Test
     void anAnswerLongerAfterItsClientLeftThanTheBoundIsChargedOtherwise() throws Exception {
         double unfinished = metric("tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}");
 
-        readTheStartAndClose("/long/sse/40/600000"); // 32 MB: more than tollgate.settle.rest-max-size (16M here)
+        readTheStartAndClose("/long/sse/40/300000"); // 16 MB: more than tollgate.settle.rest-max-size (8M here)
 
         await().atMost(SETTLED).until(() -> metric(
                 "tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}") > unfinished);
@@ -221,7 +234,7 @@ class SettledUsageCannotBeDodgedTest {
     void aRestSlowerAfterItsClientLeftThanTheBoundIsChargedOtherwise() throws Exception {
         double unfinished = metric("tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}");
 
-        // an event every 100 ms, the usage after a minute: tollgate.settle.rest-timeout (3s here) ends the reading
+        // an event every 100 ms, the usage after a minute: tollgate.settle.rest-timeout (5s here) ends the reading
         readTheStartAndClose("/long/trickle/40/600");
 
         await().atMost(SETTLED).until(() -> metric(

@@ -110,8 +110,8 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // a metered answer's client that takes nothing for a second is let go, and what the gateway then reads
             // of the rest for the usage is bounded low enough, in bytes and time, for a test to pass each bound
             config.put("tollgate.settle.client-stall", args.getOrDefault("settle.client-stall", "1s"));
-            config.put("tollgate.settle.rest-max-size", args.getOrDefault("settle.rest-max-size", "16M"));
-            config.put("tollgate.settle.rest-timeout", args.getOrDefault("settle.rest-timeout", "3s"));
+            config.put("tollgate.settle.rest-max-size", args.getOrDefault("settle.rest-max-size", "8M"));
+            config.put("tollgate.settle.rest-timeout", args.getOrDefault("settle.rest-timeout", "5s"));
             config.put("tollgate.warmup.requests", args.getOrDefault("warmup.requests", "200"));
             config.put("tollgate.warmup.max-time", args.getOrDefault("warmup.max-time", "3s"));
             boolean inProcess = "memory".equals(args.get("store"));

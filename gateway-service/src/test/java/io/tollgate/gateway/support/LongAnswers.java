@@ -14,7 +14,8 @@ import io.vertx.core.http.HttpServerResponse;
  * {@code /long/}, {@code sse/<v>/<n>} an event stream of n events of content, then one with
  * {@code usage.total_tokens} v, then {@code [DONE]}; {@code json/<v>/<n>} an LLM answer whose content is n bytes long,
  * followed by its usage v; {@code trickle/<v>/<n>} an event stream of n events, one every 100 ms, then the usage v: an
- * upstream that never falls silent, and is slow to its end.
+ * upstream that never falls silent, and is slow to its end; {@code late/<v>/<n>} a JSON answer with usage v, head and
+ * all, after n ms.
  */
 public final class LongAnswers {
 
@@ -36,6 +37,11 @@ public final class LongAnswers {
             case "sse" -> write(response.putHeader("Content-Type", "text/event-stream"), events(value, n));
             case "json" -> write(response.putHeader("Content-Type", "application/json"), json(value, n));
             case "trickle" -> trickle(response.putHeader("Content-Type", "text/event-stream"), value, n);
+            case "late" -> Vertx.currentContext().owner().setTimer(n, timer -> {
+                if (!response.closed()) {
+                    response.putHeader("Content-Type", "application/json").end(json(value));
+                }
+            });
             default -> response.setStatusCode(404).end();
         }
     }
@@ -44,6 +50,10 @@ public final class LongAnswers {
         Buffer batch = Buffer.buffer(EVENT.repeat(EVENTS_PER_WRITE));
         return pieces(Buffer.buffer(), batch, EVENT.length(), n * EVENT.length(),
                 Buffer.buffer("data: {\"choices\": [], \"usage\": {\"total_tokens\": " + value + "}}\n\ndata: [DONE]\n\n"));
+    }
+
+    private static String json(String value) {
+        return "{\"id\": \"cmpl-4\", \"choices\": [], \"usage\": {\"total_tokens\": " + value + "}}";
     }
 
     private static Iterator<Buffer> json(String value, long n) {
