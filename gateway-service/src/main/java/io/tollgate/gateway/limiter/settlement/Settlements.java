@@ -370,7 +370,7 @@ public final class Settlements {
             // registration is idempotent: a racing one gets the same counter
             counter = Counter.builder("tollgate.settlements")
                     .description("answers of rules with settle, by what became of their usage: settled, absent,"
-                            + " invalid, unfinished (the answer did not reach the client whole; those three are charged"
+                            + " invalid, unfinished (the answer was cut short, or its rest past its bounds; those three are charged"
                             + " settle.otherwise), failed (the store did not take it)")
                     .tag("rule", rule.id())
                     .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
