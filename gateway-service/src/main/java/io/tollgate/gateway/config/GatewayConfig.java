@@ -62,6 +62,28 @@ public interface GatewayConfig {
          */
         @WithDefault("64M")
         MemorySize maxDecodedSize();
+
+        /**
+         * How long the client of an answer whose usage is still to come may take none of it (a flow-control window
+         * it keeps shut, a socket it does not read) before the gateway lets it go: resets its stream (HTTP/2) or
+         * closes its connection (HTTP/1.1) and reads the rest of the answer for the usage, as for a client that left.
+         */
+        @WithDefault("60s")
+        Duration clientStall();
+
+        /**
+         * The most bytes of an answer the gateway reads for its usage once the client has left; past them the answer
+         * is cut and charged {@code settle.otherwise}.
+         */
+        @WithDefault("64M")
+        MemorySize restMaxSize();
+
+        /**
+         * How long the gateway reads an answer for its usage once the client has left; past it the answer is cut and
+         * charged {@code settle.otherwise}.
+         */
+        @WithDefault("2m")
+        Duration restTimeout();
     }
 
     /** Proxying and request reading. */

@@ -30,9 +30,26 @@ public interface AnswerWatcher {
     }
 
     /**
+     * Whether the rest of the answer is still wanted should its client leave now (the usage it ends with has not come
+     * yet). Then the exchange goes on without the client: the gateway reads the answer for this watcher alone,
+     * within {@code tollgate.settle}'s bounds, and {@link #ended} comes when that reading ends.
+     */
+    default boolean readsRest() {
+        return false;
+    }
+
+    /**
+     * The client can take no more and the gateway now reads the rest of the answer for this watcher alone: the
+     * exchange goes on without its client, until {@link #ended}, which the reading's bounds guarantee.
+     */
+    default void readingRest() {
+    }
+
+    /**
      * The exchange is over.
      *
-     * @param whole the answer reached the client whole; false when there was no answer or it broke off
+     * @param whole the answer was read to its end: by its client or, once the client had left, by the gateway; false
+     * when there was no answer, or it broke off
      */
     default void ended(boolean whole) {
     }

@@ -50,6 +50,9 @@ import io.vertx.core.streams.ReadStream;
  * <p>
  * Upstream silence: until the answer's head, the request's idle timeout ({@code upstream-timeout}, or a gRPC
  * call's deadline when that comes first; then 504); after it, the loop's {@link StallWatch} (the answer is cut).
+ * <p>
+ * A client that leaves, or takes nothing for too long, while its answer's usage is still to come does not end the
+ * exchange: the answer is read on for the usage alone ({@link RestReader}).
  */
 @Startup // built at start, so a bad value fails the start naming its key
 @ApplicationScoped
@@ -77,6 +80,7 @@ public class ReverseProxy {
     private final long idleTimeoutMs;
     /** The wait of every request that is not a gRPC call with a shorter deadline: one instance, shared. */
     private final HeadWait upstreamTimeout;
+    private final RestReader rests;
 
     ReverseProxy(Vertx vertx, GatewayConfig config, ClientAddress clientAddress, UpstreamTls tls) {
         this.vertx = vertx;
@@ -85,6 +89,7 @@ public class ReverseProxy {
         this.connectTimeoutMs = config.gateway().connectTimeout().toMillis();
         this.idleTimeoutMs = config.gateway().upstreamTimeout().toMillis();
         this.upstreamTimeout = new HeadWait(idleTimeoutMs, 0, null);
+        this.rests = new RestReader(vertx, config.settle());
         checkClientIdleTimeout(ConfigProvider.getConfig().getOptionalValue(CLIENT_IDLE_TIMEOUT, Duration.class),
                 config.gateway().upstreamTimeout());
         this.offLoop = new UpstreamClients(vertx, tls);
@@ -161,7 +166,7 @@ public class ReverseProxy {
             watcher = once;
             HttpServerResponse response = request.response();
             response.closeHandler(v -> {
-                if (!response.ended()) {
+                if (!response.ended() && !once.readsRest()) { // else the answer is read for its usage all the same
                     // the client went away before its answer was whole: the exchange is over for the watcher, and
                     // the backend stops working for nobody
                     once.ended(false);
@@ -252,7 +257,7 @@ public class ReverseProxy {
         return response;
     }
 
-    private static void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
+    private void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
             Promise<Void> done, Loop loop, AnswerWatcher watcher) {
         watcher.head(in.statusCode(), in.headers());
         response.setStatusCode(in.statusCode());
@@ -267,17 +272,37 @@ public class ReverseProxy {
         StallWatch.Watched body = loop == null ? null : loop.stalls().watch(in);
         ReadStream<Buffer> relayed = body == null ? in : body;
         boolean mayTrail = in.version() == HttpVersion.HTTP_2 || !in.headers().contains(HttpHeaders.CONTENT_LENGTH);
-        if (watcher != AnswerWatcher.NONE || mayTrail) {
-            // trailers (gRPC's grpc-status among them) go out with the answer's end, to a client that can take them:
-            // HTTP/2, or HTTP/1.1 chunked
-            relayed = new WatchedBody(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
-                    mayTrail ? () -> HopByHop.copy(in.trailers(), response.trailers()) : null);
+        WatchedBody watched = watcher != AnswerWatcher.NONE || mayTrail
+                // trailers (gRPC's grpc-status among them) go out with the answer's end, to a client that can take
+                // them: HTTP/2, or HTTP/1.1 chunked
+                ? new WatchedBody(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
+                        mayTrail ? () -> HopByHop.copy(in.trailers(), response.trailers()) : null)
+                : null;
+        relayed = watched == null ? relayed : watched;
+        // a usage still to come is read even when the client leaves or takes nothing (RestReader)
+        RestReader.Rest rest = watched != null && watcher.readsRest()
+                ? rests.watch(watched, response, in, watcher::readingRest, whole -> ended(watcher, whole, loop, body))
+                : null;
+        if (response.closed() && watcher != AnswerWatcher.NONE) {
+            // the client left before the head, while the watcher wanted the answer: it may still
+            if (rest != null) {
+                rest.readRest();
+            } else {
+                ended(watcher, false, loop, body);
+                in.request().reset();
+            }
+            return;
         }
         unendedOnFailure(relayed).to(response).onComplete(piped -> {
-            if (body != null) {
-                loop.stalls().done(body);
+            if (rest != null && (rest.reading() || piped.failed() && !watched.failed())) {
+                response.reset(); // the client can take no more: the rest is read for the usage, which ends the exchange
+                rest.readRest();
+                return;
             }
-            watcher.ended(piped.succeeded());
+            if (rest != null) {
+                rest.stop();
+            }
+            ended(watcher, piped.succeeded(), loop, body);
             if (piped.failed()) {
                 // the head is out: cut the client's connection so it sees a broken answer, never a short one as
                 // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
@@ -286,6 +311,14 @@ public class ReverseProxy {
                 in.request().reset();
             }
         });
+    }
+
+    /** The exchange is over: {@code watcher} is told, and the loop's stall watch lets go of the {@code body}. */
+    private static void ended(AnswerWatcher watcher, boolean whole, Loop loop, StallWatch.Watched body) {
+        if (body != null) {
+            loop.stalls().done(body);
+        }
+        watcher.ended(whole);
     }
 
     /** A watcher told of the exchange's end once, however many ways it ends. */
@@ -311,6 +344,16 @@ public class ReverseProxy {
         @Override
         public void body(Buffer chunk) {
             watcher.body(chunk);
+        }
+
+        @Override
+        public boolean readsRest() {
+            return !ended && watcher.readsRest();
+        }
+
+        @Override
+        public void readingRest() {
+            watcher.readingRest();
         }
 
         @Override

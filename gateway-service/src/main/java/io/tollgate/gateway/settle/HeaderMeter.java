@@ -10,6 +10,7 @@ final class HeaderMeter implements UsageMeter {
 
     private final String name;
     private Usage usage = Usage.ABSENT;
+    private boolean headCame;
 
     HeaderMeter(String name) {
         this.name = name;
@@ -17,6 +18,7 @@ final class HeaderMeter implements UsageMeter {
 
     @Override
     public void head(int status, MultiMap headers) {
+        headCame = true;
         List<String> values = headers.getAll(name);
         if (values.size() > 1) {
             usage = new Usage.Invalid(String.join(", ", values), "the header appears more than once");
@@ -32,6 +34,12 @@ final class HeaderMeter implements UsageMeter {
     @Override
     public Usage end() {
         return usage;
+    }
+
+    /** The header comes with the head: the body cannot change it. */
+    @Override
+    public boolean known() {
+        return headCame;
     }
 
     /** The header came with the head: what it says stands however the body ends. */

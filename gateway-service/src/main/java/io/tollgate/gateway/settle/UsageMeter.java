@@ -26,6 +26,14 @@ public interface UsageMeter {
     Usage end();
 
     /**
+     * Whether what the answer used is known already, whatever the rest of it holds (a header's usage, once the head
+     * came): the gateway then need not read the rest of an answer whose client left.
+     */
+    default boolean known() {
+        return false;
+    }
+
+    /**
      * The answer broke off, or its client went away: what it is known to have used all the same (a header's usage,
      * read with the head), else {@link Usage#ABSENT}. The meter is done with.
      */

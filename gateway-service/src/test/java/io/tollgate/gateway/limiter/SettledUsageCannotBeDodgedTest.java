@@ -1,5 +1,6 @@
 package io.tollgate.gateway.limiter;
 
+import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.install;
 import static io.tollgate.gateway.support.GatewayControl.metric;
 import static io.tollgate.gateway.support.GatewayControl.operations;
@@ -22,11 +23,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.InflaterInputStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
@@ -34,12 +39,23 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.tollgate.gateway.support.CompressedAnswers;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.RawHttp;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.Http2Settings;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.StreamResetException;
 
 /**
  * Settled usage cannot be dodged (DESIGN.md), through HTTP on a real Redis and a real backend that compresses:
  * a gzip or deflate answer, whole or streamed, is charged the usage inside it while the client gets the bytes as
- * the backend sent them; an answer whose usage never comes (a stream the client abandons, a missing usage, a coding
- * the gateway does not decode, a zip bomb read no further than its bound) is charged {@code settle.otherwise}.
+ * the backend sent them. A client that leaves early (an HTTP/1.1 connection closed, an HTTP/2 stream reset) or keeps a
+ * flow-control window of 300 bytes shut is charged the usage its answer ends with, SSE or JSON: the gateway reads the
+ * rest for it. An answer whose usage never comes (an upstream that falls silent after its client left, a rest longer
+ * than its bound, a missing usage, a coding the gateway does not decode, a zip bomb read no further than its bound)
+ * is charged {@code settle.otherwise}.
  * <p>
  * The rules refill one token an hour, so what a bucket holds during a test is what was spent.
  */
@@ -99,6 +115,22 @@ class SettledUsageCannotBeDodgedTest {
 
     @Test
     void aStreamTheClientAbandonsBeforeItsUsageIsChargedOtherwise() throws Exception {
+        abandonAStreamThatNeverSendsItsUsage();
+        awaitRemaining(BURST - OTHERWISE);
+    }
+
+    @Test
+    void aClientThatLeavesKeepsItsReservationSpentWhenOtherwiseIsLower() throws Exception {
+        install("[" + rule("llm.tokens", "/**", "api_key", 1, "1h", BURST, "\"cost\":" + COST
+                + ",\"settle\":{\"from\":\"json:/usage/total_tokens\",\"otherwise\":0}") + "]");
+
+        abandonAStreamThatNeverSendsItsUsage();
+
+        awaitRemaining(BURST - COST);
+    }
+
+    /** A client reads the first events of a stream whose usage never comes (its upstream falls silent), then leaves. */
+    private void abandonAStreamThatNeverSendsItsUsage() throws Exception {
         double unfinished = metric("tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}");
         try (Socket socket = new Socket()) {
             socket.setSoTimeout(10_000);
@@ -112,7 +144,6 @@ class SettledUsageCannotBeDodgedTest {
         } // the client goes away mid-stream, before the usage
         await().atMost(SETTLED).until(() -> metric(
                 "tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}") > unfinished);
-        awaitRemaining(BURST - OTHERWISE);
     }
 
     @Test
@@ -164,12 +195,144 @@ class SettledUsageCannotBeDodgedTest {
         awaitRemaining(BURST - OTHERWISE);
     }
 
+    @Test
+    void anHttp1ClientThatReadsTheFirstEventAndClosesIsChargedTheUsageTheStreamEndsWith() throws Exception {
+        readTheStartAndClose("/long/sse/40/75000"); // 4 MB of events before the usage: unread when the client goes
+        awaitRemaining(BURST - 40);
+    }
+
+    @Test
+    void anHttp1ClientThatClosesMidJsonIsChargedTheUsageTheAnswerEndsWith() throws Exception {
+        readTheStartAndClose("/long/json/41/4000000");
+        awaitRemaining(BURST - 41);
+    }
+
+    @Test
+    void anHttp1ClientThatLeavesBeforeTheHeadIsChargedTheUsageOfTheAnswerThatCameAfter() throws Exception {
+        long hits = backendHits();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port()), 10_000);
+            socket.getOutputStream().write(("GET /long/late/3000/300 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: "
+                    + apiKey + "\r\n\r\n").getBytes(US_ASCII));
+            await().atMost(SETTLED).pollInterval(Duration.ofMillis(5)).until(() -> backendHits() > hits);
+        } // the client leaves while the backend works on its answer (it comes whole 300 ms after the request)
+        awaitRemaining(BURST - 3000);
+    }
+
+    @Test
+    void anAnswerLongerAfterItsClientLeftThanTheBoundIsChargedOtherwise() throws Exception {
+        double unfinished = metric("tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}");
+
+        readTheStartAndClose("/long/sse/40/300000"); // 16 MB: more than tollgate.settle.rest-max-size (8M here)
+
+        await().atMost(SETTLED).until(() -> metric(
+                "tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}") > unfinished);
+        awaitRemaining(BURST - OTHERWISE);
+    }
+
+    @Test
+    void aRestSlowerAfterItsClientLeftThanTheBoundIsChargedOtherwise() throws Exception {
+        double unfinished = metric("tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}");
+
+        // an event every 100 ms, the usage after a minute: tollgate.settle.rest-timeout (5s here) ends the reading
+        readTheStartAndClose("/long/trickle/40/600");
+
+        await().atMost(SETTLED).until(() -> metric(
+                "tollgate_settlements_total{outcome=\"unfinished\",rule=\"llm.tokens\"}") > unfinished);
+        awaitRemaining(BURST - OTHERWISE);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"/long/sse/39002/40, 39002, 'data: '", "/long/json/39003/4000, 39003, '{'"})
+    void anH2ClientWithAWindowOf300ThatResetsBeforeTheUsageIsChargedIt(String path, long usage, String start)
+            throws Exception {
+        try (WindowOf300 client = new WindowOf300()) {
+            assertThat(client.firstPiece(path)).startsWith(start);
+            client.reset();
+        }
+        awaitRemaining(BURST - usage);
+    }
+
+    @Test
+    void anH2ClientThatKeepsAWindowOf300AndReadsNoMoreIsLetGoAndChargedTheUsage() throws Exception {
+        try (WindowOf300 client = new WindowOf300()) {
+            assertThat(client.firstPiece("/long/sse/777/40")).startsWith("data: ");
+            // tollgate.settle.client-stall (1s here) after the client last took anything, the gateway resets its
+            // stream and reads the rest of the answer itself
+            assertThat(client.resetByTheGateway()).isInstanceOf(StreamResetException.class);
+        }
+        awaitRemaining(BURST - 777);
+    }
+
     private HttpResponse<byte[]> get(String path, String acceptEncoding) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
                 .header("X-API-Key", apiKey)
                 .header("Accept-Encoding", acceptEncoding)
                 .timeout(Duration.ofSeconds(30))
                 .build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /**
+     * An HTTP/1.1 client with a small receive buffer (the gateway can send it little ahead of what it reads) reads
+     * {@code path}'s head and the first bytes of its body, then closes the connection.
+     */
+    private void readTheStartAndClose(String path) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.setSoTimeout(10_000);
+            socket.connect(new InetSocketAddress("127.0.0.1", port()), 10_000);
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: " + apiKey
+                    + "\r\n\r\n").getBytes(US_ASCII));
+            InputStream in = socket.getInputStream();
+            assertThat(RawHttp.read(in).status()).isEqualTo(200);
+            assertThat(in.readNBytes(64)).as("the start of the body came").hasSize(64);
+        }
+    }
+
+    /**
+     * One HTTP/2 stream of the gateway with SETTINGS_INITIAL_WINDOW_SIZE 300: the gateway may send only 300 bytes
+     * of the answer ahead of what the client has taken.
+     */
+    private final class WindowOf300 implements AutoCloseable {
+
+        private final Vertx vertx = Vertx.vertx();
+        private final io.vertx.core.http.HttpClient client = vertx.createHttpClient(new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_2)
+                .setHttp2ClearTextUpgrade(false)
+                .setInitialSettings(new Http2Settings().setInitialWindowSize(300)));
+        private final CompletableFuture<Throwable> reset = new CompletableFuture<>();
+        private HttpClientRequest request;
+
+        /** GETs {@code path} and takes the first piece of its body only; the rest stays unread. */
+        String firstPiece(String path) throws Exception {
+            CompletableFuture<Buffer> first = new CompletableFuture<>();
+            request = client.request(new RequestOptions().setHost("127.0.0.1").setPort(port()).setURI(path)
+                    .addHeader("X-API-Key", apiKey))
+                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            request.send().onSuccess(response -> {
+                // set in the turn the head arrives, before any of the body: one piece is taken, no more
+                response.pause();
+                response.exceptionHandler(reset::complete);
+                response.handler(first::complete);
+                response.fetch(1);
+            }).onFailure(first::completeExceptionally);
+            return first.get(10, TimeUnit.SECONDS).toString(UTF_8);
+        }
+
+        /** RST_STREAM (CANCEL), the rest of the answer unread. */
+        void reset() {
+            request.reset();
+        }
+
+        /** Waits for the gateway to reset the stream, taking nothing meanwhile. */
+        Throwable resetByTheGateway() throws Exception {
+            return reset.get(10, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() throws Exception {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 
     private static String gunzip(byte[] body) throws IOException {

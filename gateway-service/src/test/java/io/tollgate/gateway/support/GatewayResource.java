@@ -107,6 +107,11 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // the tests of the store path count what each request spends in the store; the lease tests turn
             // leases on ("leases" = "on")
             config.put("tollgate.leases.enabled", Boolean.toString("on".equals(args.get("leases"))));
+            // a metered answer's client that takes nothing for a second is let go, and what the gateway then reads
+            // of the rest for the usage is bounded low enough, in bytes and time, for a test to pass each bound
+            config.put("tollgate.settle.client-stall", args.getOrDefault("settle.client-stall", "1s"));
+            config.put("tollgate.settle.rest-max-size", args.getOrDefault("settle.rest-max-size", "8M"));
+            config.put("tollgate.settle.rest-timeout", args.getOrDefault("settle.rest-timeout", "5s"));
             config.put("tollgate.warmup.requests", args.getOrDefault("warmup.requests", "200"));
             config.put("tollgate.warmup.max-time", args.getOrDefault("warmup.max-time", "3s"));
             boolean inProcess = "memory".equals(args.get("store"));

@@ -30,7 +30,8 @@ import io.vertx.core.net.PfxOptions;
  * Answers that say what they used: {@code /usage/header/<v>} in the header {@code X-Usage-Tokens: <v>},
  * {@code /usage/json/<v>} at {@code /usage/total_tokens} of a JSON body, {@code /usage/sse/<v>} in the last
  * event but one of a {@code text/event-stream} answer (then {@code data: [DONE]}); {@code <v>} is sent as it is
- * (nonsense included); compressed ones under {@code /coded/} ({@link CompressedAnswers}). {@code /hold} answers
+ * (nonsense included); compressed ones under {@code /coded/} ({@link CompressedAnswers}), long ones under
+ * {@code /long/} ({@link LongAnswers}). {@code /hold} answers
  * only when {@code /__release} is called; {@code /__held} says how many wait. {@code .../trailers} answers with a
  * body and the trailers {@code grpc-status: 0} and {@code X-Checksum}, as a gRPC server ends a call. The backend
  * speaks HTTP/1.1 and, by prior knowledge, HTTP/2 in clear text (h2c); the echo says which ({@code version}).
@@ -137,6 +138,10 @@ public final class TestBackend implements AutoCloseable {
         }
         if (path.startsWith("/coded/")) {
             CompressedAnswers.answer(request, path.substring("/coded/".length()));
+            return;
+        }
+        if (path.startsWith("/long/")) {
+            LongAnswers.answer(request.response(), path.substring("/long/".length()));
             return;
         }
         if (path.equals("/slow")) {

@@ -16,9 +16,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * JSON pointer into the response body; for {@code text/event-stream}, into the last {@code data:} event that
  * has it), or {@code response_bytes} (the size of the response body)
  * @param otherwise
- * the units charged when the usage never comes (an answer the client abandons, a missing or malformed usage, a
- * body the gateway cannot decode), from 0 to {@link Rule#MAX_COST}; {@code null} (left out of the wire form):
- * the reservation, the rule's {@code cost}
+ * the units charged when the usage never comes (an answer cut short, a missing or malformed usage, a body the
+ * gateway cannot decode), from 0 to {@link Rule#MAX_COST}; {@code null} (left out of the wire form): the
+ * reservation, the rule's {@code cost}. An answer cut short is charged at least the reservation; one whose client
+ * left is read on for its usage first, within the gateway's {@code tollgate.settle} bounds
  */
 public record Settle(String from, @JsonInclude(JsonInclude.Include.NON_NULL) Long otherwise) {
 

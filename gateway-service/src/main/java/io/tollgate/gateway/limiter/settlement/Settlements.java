@@ -27,6 +27,7 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 
 /**
  * What an admitted request still owes the store once its answer ends (docs/rules.md, "settle" and
@@ -38,7 +39,9 @@ import io.vertx.core.buffer.Buffer;
  * negative. An answer whose usage never comes (its client went away or it broke off before the usage, the usage is
  * missing, not a whole number from 0 to {@code tollgate.settle.max-usage}, or in a body the gateway cannot decode)
  * is charged the rule's {@code settle.otherwise} instead, by default the reservation, which then stands: a client
- * gains nothing by abandoning a stream or hiding its usage. A request that got no answer at all (the backend
+ * gains nothing by abandoning a stream or hiding its usage. An answer cut short is charged at least the reservation,
+ * whatever {@code otherwise} says. A client that leaves does not cut its answer short while a usage in its body is
+ * still to come: the proxy reads the rest for it ({@link #readsRest}). A request that got no answer at all (the backend
  * unreachable or silent) keeps its reservation. A usage that is not valid is counted and logged at most once a
  * minute per rule. The settlements of one hash tag go as one call of the check script, which the store carries
  * with the event loop's other checks.
@@ -55,6 +58,9 @@ public final class Settlements {
 
     private static final Logger LOG = Logger.getLogger(Settlements.class);
     private static final long LOG_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    /** The media type of gRPC requests (and its {@code +proto}, {@code +json} forms). */
+    private static final String GRPC = "application/grpc";
 
     /** A lease is renewed every this part of its time while its exchange runs. */
     static final int RENEWALS_PER_LEASE = 3;
@@ -135,6 +141,13 @@ public final class Settlements {
         private boolean answered;
         private boolean closed;
         private boolean released;
+        /** A gRPC call: its client's cancel ends it at once, on both sides. */
+        private boolean grpc;
+        /**
+         * The gateway reads the rest of the answer for its usage, its client gone: the exchange goes on with the
+         * upstream, so its leases stay until {@link #ended}, which the reading's bounds guarantee.
+         */
+        private boolean readingRest;
         /** The timer that renews the leases while the exchange runs; -1 without leases. */
         private final long renewals;
 
@@ -158,13 +171,14 @@ public final class Settlements {
          * Renews each lease while the exchange is live: one still live ends a lease time from now (one expired stays
          * gone). An exchange found over whose end never came (a path that missed it) gives its leases back here, so
          * no slot outlives its exchange by more than a lease; what it owes under {@code settle} still waits for
-         * {@link #ended}, which may come later (the answer read on for its usage).
+         * {@link #ended}, which may come later. An answer read on for its usage after its client left is an exchange
+         * still going on with the upstream: its leases are renewed until its end, bounded by the reading's bounds.
          */
         private void renew() {
             if (released) {
                 return;
             }
-            if (!live.getAsBoolean()) {
+            if (!readingRest && !live.getAsBoolean()) {
                 LOG.debugf("exchange of %s over without its end: its leases go back", leased.get(0).rule().id());
                 release();
                 return;
@@ -177,9 +191,16 @@ public final class Settlements {
 
         @Override
         public void request(MultiMap headers) {
+            String type = headers.get(HttpHeaders.CONTENT_TYPE);
+            grpc = type != null && type.regionMatches(true, 0, GRPC, 0, GRPC.length());
             for (UsageMeter meter : meters) {
                 meter.request(headers);
             }
+        }
+
+        @Override
+        public void readingRest() {
+            readingRest = true;
         }
 
         @Override
@@ -195,6 +216,23 @@ public final class Settlements {
             for (UsageMeter meter : meters) {
                 meter.body(chunk);
             }
+        }
+
+        /**
+         * While a usage in the body is still to come: a client that leaves then does not stop the metering. Not for
+         * a gRPC call, whose cancel reaches the upstream at once (the call is charged {@code otherwise}).
+         */
+        @Override
+        public boolean readsRest() {
+            if (closed || grpc) {
+                return false;
+            }
+            for (UsageMeter meter : meters) {
+                if (!meter.known()) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
@@ -282,6 +320,11 @@ public final class Settlements {
             count(d.rule(), whole ? Outcome.ABSENT : Outcome.UNFINISHED);
         }
         long otherwise = d.rule().settle().otherwiseOr(cost);
+        if (!whole) {
+            // cut short (its client left and the rest could not be read, or it broke off): the reservation stands
+            // whatever otherwise says, so leaving early never gives any of it back
+            otherwise = Math.max(otherwise, cost);
+        }
         return otherwise == cost ? null : new Charge(otherwise - cost, Ground.OTHERWISE);
     }
 
@@ -362,7 +405,7 @@ public final class Settlements {
             // registration is idempotent: a racing one gets the same counter
             counter = Counter.builder("tollgate.settlements")
                     .description("answers of rules with settle, by what became of their usage: settled, absent,"
-                            + " invalid, unfinished (the answer did not reach the client whole; those three are charged"
+                            + " invalid, unfinished (the answer was cut short, or its rest past its bounds; those three are charged"
                             + " settle.otherwise), failed (the store did not take it)")
                     .tag("rule", rule.id())
                     .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
