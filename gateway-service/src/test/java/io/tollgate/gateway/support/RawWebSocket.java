@@ -156,7 +156,17 @@ public final class RawWebSocket implements AutoCloseable {
 
     /** Whether the other end closed the connection (end of stream) within 10 s; fails on a reset. */
     public boolean ended() throws IOException {
-        return in.read() < 0;
+        return after().equals("END");
+    }
+
+    /** {@code "END"} when the other end closes the connection next, else the next frame described. */
+    public String after() throws IOException {
+        int first = in.read();
+        if (first < 0) {
+            return "END";
+        }
+        int second = readByte();
+        return new Frame((first & 0x80) != 0, first & 0x0F, in.readNBytes(second & 0x7F)).describe();
     }
 
     private int readByte() throws IOException {
