@@ -46,12 +46,13 @@ import io.vertx.core.http.WebSocketFrame;
  * relayed untouched both ways, close codes and reasons passed on, an upgrade checked like any request (and a
  * refused one never upgraded nor sent upstream), a {@code concurrency} slot held per open socket and given back
  * however the socket ends; the close handshake relayed after the frames before it, and frames and messages up to
- * the limits (here 2 MiB and 4 MiB) relayed whole, with the same frames in and out as the backend direct.
+ * the limits (here 2 MiB and 4 MiB) relayed whole, with the same frames in and out as the backend direct, and a
+ * close left unanswered given up after the close timeout (here 2 s).
  */
 @QuarkusTest
 @WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store.timeout", value = "1s"))
 @WithTestResource(value = WebSocketEcho.class, initArgs = {@ResourceArg(name = "max-frame-size", value = "2M"),
-        @ResourceArg(name = "max-message-size", value = "4M")})
+        @ResourceArg(name = "max-message-size", value = "4M"), @ResourceArg(name = "close-timeout", value = "2s")})
 class WebSocketTest {
 
     private static final String RULES = """
@@ -347,6 +348,19 @@ class WebSocketTest {
             assertThat(socket.ended()).isTrue();
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> remaining() == 2);
+    }
+
+    @Test
+    void aClientThatNeverAnswersTheBackendsCloseIsClosedAfterTheCloseTimeout() throws Exception {
+        try (RawWebSocket socket = RawWebSocket.open(port(), "/ws/held/deaf", apiKey)) {
+            socket.text("burst 4003 bye");
+            assertThat(socket.readUntilClose()).endsWith("CLOSE 4003 bye");
+            long closed = System.nanoTime();
+            assertThat(socket.after()).isEqualTo("END"); // no answer from this client: the gateway stops waiting
+            assertThat(System.nanoTime() - closed).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(1500));
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(remaining() + " " + echo().closes())
+                .isEqualTo("2 [1001 close timeout]"));
     }
 
     /** What a test does on a raw socket, and the frames it read. */

@@ -31,7 +31,7 @@ import io.vertx.core.http.WebSocketFrameType;
  * and the close codes and reasons its clients sent. {@code /ws/refuse/<status>} refuses the handshake with that
  * status. {@code /ws/paused} reads nothing until {@link #resumeReading()}. Init arg {@code idle-timeout}: the gateway's
  * {@code tollgate.gateway.websocket.idle-timeout}, and likewise
- * {@code max-frame-size} and {@code max-message-size} when given.
+ * {@code max-frame-size}, {@code max-message-size} and {@code close-timeout} when given.
  */
 public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
 
@@ -74,7 +74,7 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
         config.put("tollgate.gateway.routes.ws.prefix", "/ws");
         config.put("tollgate.gateway.routes.ws.url", "http://127.0.0.1:" + server.actualPort());
         config.put("tollgate.gateway.websocket.idle-timeout", args.getOrDefault("idle-timeout", "10m"));
-        for (String limit : List.of("max-frame-size", "max-message-size")) {
+        for (String limit : List.of("max-frame-size", "max-message-size", "close-timeout")) {
             if (args.containsKey(limit)) {
                 config.put("tollgate.gateway.websocket." + limit, args.get(limit));
             }
