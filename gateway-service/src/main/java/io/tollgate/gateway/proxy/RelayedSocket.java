@@ -171,10 +171,13 @@ final class RelayedSocket implements SocketSide.Events {
         }
     }
 
+    /** The close timeout: each side not yet sent a close gets 1001, then both connections close. */
     private void closeTimedOut() {
+        // both closes first: a connection closing here must not make the other side's close "went away"
+        client.sendClose(GOING_AWAY, "close timeout");
+        upstream.sendClose(GOING_AWAY, "close timeout");
         for (SocketSide side : new SocketSide[]{client, upstream}) {
             if (!side.gone) {
-                side.sendClose(GOING_AWAY, "close timeout");
                 side.closeConnection();
             }
         }
