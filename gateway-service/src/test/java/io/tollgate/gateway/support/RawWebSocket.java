@@ -122,7 +122,10 @@ public final class RawWebSocket implements AutoCloseable {
 
     /** The next frame; fails when the connection ends before one, or after 10 s. */
     public Frame read() throws IOException {
-        int first = readByte();
+        return frameFrom(readByte());
+    }
+
+    private Frame frameFrom(int first) throws IOException {
         int second = readByte();
         long length = second & 0x7F;
         if (length == 126) {
@@ -165,8 +168,7 @@ public final class RawWebSocket implements AutoCloseable {
         if (first < 0) {
             return "END";
         }
-        int second = readByte();
-        return new Frame((first & 0x80) != 0, first & 0x0F, in.readNBytes(second & 0x7F)).describe();
+        return frameFrom(first).describe();
     }
 
     private int readByte() throws IOException {
