@@ -10,6 +10,7 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import io.tollgate.gateway.http.Refusals.Reason;
+import io.tollgate.gateway.http.Refusals.Refusal;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
 import io.tollgate.gateway.limiter.decision.RuleDecision;
@@ -30,6 +31,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -58,9 +60,10 @@ class GatewayRoute {
     private final KeyResolver keys;
     private final Refusals refusals;
     private final WebSocketRelay webSockets;
+    private final HeaderChecks heads;
 
     GatewayRoute(RuleBook rules, Limiter limiter, ReverseProxy proxy, WarmupGate warmup, KeyResolver keys,
-            Refusals refusals, WebSocketRelay webSockets) {
+            Refusals refusals, WebSocketRelay webSockets, HeaderChecks heads) {
         this.rules = rules;
         this.limiter = limiter;
         this.proxy = proxy;
@@ -68,6 +71,7 @@ class GatewayRoute {
         this.keys = keys;
         this.refusals = refusals;
         this.webSockets = webSockets;
+        this.heads = heads;
     }
 
     void register(@Observes Router router) {
@@ -81,6 +85,15 @@ class GatewayRoute {
     private void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         request.pause();
+        if (ClosingConnections.marked(request)) {
+            request.connection().close(); // read after a refusal that closes its connection: served to no one
+            return;
+        }
+        Refusal head = heads.refusal(request);
+        if (head != null) {
+            refuse(request, head.reason(), head.detail());
+            return;
+        }
         String method = request.method().name();
         if (Methods.misspelled(method)) {
             refuse(request, Reason.BAD_METHOD, "the standard method " + method.toUpperCase(Locale.ROOT)
@@ -133,9 +146,15 @@ class GatewayRoute {
     /** As {@link #refuse(HttpServerRequest, Reason, String)}; a missing key's answer names it ({@code missing}). */
     private void refuse(HttpServerRequest request, Reason reason, String detail, String missing) {
         refusals.count(reason, request.method().name(), request.path(), detail);
-        JsonObject problem = Problems.problem(reason.label, missing != null ? "Missing client key" : "Bad Request",
-                reason.status, detail);
-        refuse(request, missing == null ? problem : problem.put("missing", missing));
+        String title = missing != null ? "Missing client key" : reason.status == 501 ? "Not Implemented" : "Bad Request";
+        JsonObject problem = Problems.problem(reason.label, title, reason.status, detail);
+        if (reason == Reason.BAD_HANDSHAKE) {
+            // RFC 6455 §4.2.2: a refused handshake is told the version the gateway speaks
+            request.response().putHeader(WebSocketRelay.VERSION_HEADER, WebSocketRelay.VERSION);
+        }
+        // an HTTP/2 stream is framed by its frames: closing the connection would only cut its other streams
+        boolean closing = reason.closes() && request.version() != HttpVersion.HTTP_2;
+        refuse(request, missing == null ? problem : problem.put("missing", missing), closing);
     }
 
     private void decided(HttpServerRequest request, CanonicalPath path, URI upstream, AsyncResult<Verdict> result) {
@@ -206,9 +225,21 @@ class GatewayRoute {
      * anyway is still drained meanwhile, so that the close does not reset the connection under the answer.)
      */
     private static void refuse(HttpServerRequest request, JsonObject problem) {
+        refuse(request, problem, false);
+    }
+
+    /**
+     * As {@link #refuse(HttpServerRequest, JsonObject)}; {@code closing} closes the connection after the answer
+     * whatever the body, as for a request whose body's end cannot be read one way only (RFC 9112 §6.1, §6.3).
+     */
+    private static void refuse(HttpServerRequest request, JsonObject problem, boolean closing) {
         boolean bodyHeldBack = !request.isEnded() && ReverseProxy.awaitsContinue(request);
-        if (bodyHeldBack) {
+        boolean closes = closing || bodyHeldBack;
+        if (closes) {
             request.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        }
+        if (closing) {
+            ClosingConnections.mark(request);
         }
         if (!request.isEnded()) {
             try {
@@ -222,7 +253,7 @@ class GatewayRoute {
         } else {
             Problems.send(request.response(), problem);
         }
-        if (bodyHeldBack) {
+        if (closes) {
             request.response().close();
         }
     }

@@ -26,7 +26,9 @@ class Refusals {
     enum Reason {
 
         BAD_PATH("bad-path", 400), BAD_METHOD("bad-method", 400), AMBIGUOUS_CLIENT("ambiguous-client",
-                400), MISSING_KEY("missing-key", 401);
+                400), MISSING_KEY("missing-key", 401), BAD_CONNECTION("bad-connection", 400), BAD_HANDSHAKE(
+                        "bad-handshake", 400), BAD_FRAMING("bad-framing", 400), UNKNOWN_CODING(
+                                "unknown-transfer-coding", 501), AMBIGUOUS_HOST("ambiguous-host", 400);
 
         final String label;
         final int status;
@@ -35,6 +37,18 @@ class Refusals {
             this.label = label;
             this.status = status;
         }
+
+        /**
+         * Whether the connection closes after the answer: the request's end (its framing, its authority) cannot be
+         * read one way only, so neither can what follows it on the connection (RFC 9112 §6.1, §6.3).
+         */
+        boolean closes() {
+            return this == BAD_FRAMING || this == UNKNOWN_CODING || this == AMBIGUOUS_HOST;
+        }
+    }
+
+    /** A refusal decided by reading a request: its reason, and a detail for the client and the log. */
+    record Refusal(Reason reason, String detail) {
     }
 
     private final Map<Reason, Counter> counters = new EnumMap<>(Reason.class);

@@ -2,6 +2,7 @@ package io.tollgate.gateway.proxy;
 
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,6 +55,14 @@ public class WebSocketRelay {
     private static final String[] HANDSHAKE = {"Sec-WebSocket-Key", "Sec-WebSocket-Version", "Sec-WebSocket-Extensions",
             "Sec-WebSocket-Protocol", "Content-Length"};
     private static final String PROTOCOL = "Sec-WebSocket-Protocol";
+    private static final String KEY = "Sec-WebSocket-Key";
+    /** The header that names the protocol version a handshake speaks; the gateway speaks {@link #VERSION}. */
+    public static final String VERSION_HEADER = "Sec-WebSocket-Version";
+    /** The only version of RFC 6455, the one every browser and the gateway's own handshake to the upstream speak. */
+    public static final String VERSION = "13";
+    /** A key is the base64 of a 16-byte nonce: 24 characters, the last two {@code ==}. */
+    private static final int NONCE_BYTES = 16;
+    private static final int KEY_LENGTH = 24;
 
     private final Vertx vertx;
     private final ClientAddress clientAddress;
@@ -92,6 +101,38 @@ public class WebSocketRelay {
         String connection = request.getHeader(HttpHeaders.CONNECTION);
         return upgrade != null && upgrade.trim().equalsIgnoreCase("websocket")
                 && connection != null && HopByHop.listed(connection, "upgrade");
+    }
+
+    /**
+     * Why the upgrade {@code request} ({@link #isUpgrade}) is not an RFC 6455 handshake, or null when it is (§4.2.1:
+     * one {@code Sec-WebSocket-Key}, the base64 of a 16-byte nonce, and {@code Sec-WebSocket-Version} 13). Checked
+     * before the upstream is opened: the gateway's handshake to the upstream makes a key of its own, so without this a
+     * request that no WebSocket server takes would open an upstream socket before the client's upgrade failed.
+     */
+    public static String badHandshake(HttpServerRequest request) {
+        List<String> keys = request.headers().getAll(KEY);
+        if (keys.size() != 1) {
+            return keys.isEmpty() ? "no " + KEY : KEY + " is sent more than once";
+        }
+        if (!isNonce(keys.get(0).trim())) {
+            return KEY + " is not the base64 of 16 bytes";
+        }
+        List<String> versions = request.headers().getAll(VERSION_HEADER);
+        if (versions.size() != 1 || !versions.get(0).trim().equals(VERSION)) {
+            return VERSION_HEADER + " is not " + VERSION;
+        }
+        return null;
+    }
+
+    private static boolean isNonce(String key) {
+        if (key.length() != KEY_LENGTH) {
+            return false;
+        }
+        try {
+            return Base64.getDecoder().decode(key).length == NONCE_BYTES;
+        } catch (IllegalArgumentException notBase64) {
+            return false;
+        }
     }
 
     /**

@@ -2,9 +2,13 @@ package io.tollgate.gateway.rules;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
+import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.PathPattern;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.RuleSet;
@@ -24,10 +28,15 @@ final class CompiledRules {
     private final RuleSet source;
     private final Map<String, List<Entry>> byFirstSegment = new HashMap<>();
     private final List<Entry> wildcardFirst = new ArrayList<>();
+    /** The header names {@code header:} keys count by, in lower case: of every rule of the set, enabled or not. */
+    private final Set<String> keyHeaders = new HashSet<>();
 
     CompiledRules(RuleSet source) {
         this.source = source;
         for (Rule rule : source.rules()) {
+            if (rule.key().kind() == KeySpec.Kind.HEADER) {
+                keyHeaders.add(rule.key().header().toLowerCase(Locale.ROOT));
+            }
             if (!rule.enabled()) {
                 continue;
             }
@@ -43,6 +52,11 @@ final class CompiledRules {
 
     RuleSet source() {
         return source;
+    }
+
+    /** The header names (lower case) that a {@code header:} key of the set counts by. */
+    Set<String> keyHeaders() {
+        return keyHeaders;
     }
 
     /** The enabled rules that apply to {@code method} on {@code path} (no query string), in set order. */

@@ -3,6 +3,7 @@ package io.tollgate.gateway.rules;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -33,6 +34,14 @@ public class RuleBook {
     /** The enabled rules for a request, in set order. */
     public List<Rule> match(String method, String path) {
         return current.match(method, path);
+    }
+
+    /**
+     * The header names (lower case) that a {@code header:} key of the set in force counts by, whether or not its rule
+     * matches a given request or is enabled.
+     */
+    public Set<String> keyHeaders() {
+        return current.keyHeaders();
     }
 
     /** The rule with this id in the set in force (enabled or not), if there is one. */

@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.tollgate.gateway.support.ErrorLines;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.RawHttp;
 import io.vertx.core.json.JsonObject;
@@ -41,6 +42,7 @@ class HostileClientTest {
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
     private static final String ORDERS = "corpus.orders." + RUN;
     private static final String BY_IP = "corpus.ip." + RUN;
+    private static final String BY_HEADER = "corpus.header." + RUN;
     private static final int BURST = 2;
     private static boolean installed;
 
@@ -50,7 +52,9 @@ class HostileClientTest {
             install("[{\"id\":\"" + ORDERS + "\",\"match\":{\"methods\":[\"POST\"],\"path\":\"/orders/**\"},"
                     + "\"key\":\"api_key\",\"limit\":1,\"period\":\"1m\",\"burst\":" + BURST + "},"
                     + "{\"id\":\"" + BY_IP + "\",\"match\":{\"path\":\"/by-ip/**\"},\"key\":\"ip\",\"limit\":1,"
-                    + "\"period\":\"1m\",\"burst\":" + BURST + "}]");
+                    + "\"period\":\"1m\",\"burst\":" + BURST + "},"
+                    + "{\"id\":\"" + BY_HEADER + "\",\"match\":{\"path\":\"/by-header/**\"},\"key\":\"header:X-Tenant\","
+                    + "\"limit\":1,\"period\":\"1m\",\"burst\":" + BURST + "}]");
             installed = true;
         }
         resetBackend();
@@ -213,6 +217,154 @@ class HostileClientTest {
             }
         }
         assertThat(statuses).as("one bucket: the address the proxy saw").containsExactly(200, 200, 429, 429);
+    }
+
+    /**
+     * {@code Connection} lines that name a header the gateway reads or writes: forwarded, each would take that header
+     * away behind the check (a counted key, the framing, the address the gateway appends).
+     */
+    static Stream<Arguments> protectedNames() {
+        return Stream.of(
+                Arguments.of("POST", "/orders/1", "Connection: X-API-Key"),
+                Arguments.of("POST", "/orders/1", "Connection: keep-alive, x-api-key"),
+                Arguments.of("POST", "/orders/1", "Connection:X-API-KEY ,close"),
+                Arguments.of("GET", "/free/1", "Connection: X-API-Key"),
+                Arguments.of("GET", "/by-header/1", "Connection: x-tenant"),
+                Arguments.of("GET", "/free/1", "Connection: X-Tenant"),
+                Arguments.of("POST", "/orders/1", "Connection: Content-Length"),
+                Arguments.of("POST", "/orders/1", "Connection: Transfer-Encoding"),
+                Arguments.of("POST", "/orders/1", "Connection: Host"),
+                Arguments.of("GET", "/by-ip/1", "Connection: X-Forwarded-For"),
+                Arguments.of("GET", "/free/1", "Connection: X-Forwarded-Host"),
+                Arguments.of("GET", "/free/1", "Connection: X-Forwarded-Proto"),
+                Arguments.of("POST", "/orders/1", "Connection: RateLimit-Policy"),
+                Arguments.of("POST", "/orders/1", "Connection: RateLimit"),
+                Arguments.of("POST", "/orders/1", "Connection: RateLimit-Remaining"),
+                Arguments.of("GET", "/free/1", "Connection: Tollgate-Warmup"),
+                Arguments.of("GET", "/free/1", "Connection: tollgate-anything"));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("protectedNames")
+    void aConnectionHeaderNamingWhatTheGatewayReliesOnIsRefused(String method, String target, String connection)
+            throws IOException {
+        String key = "k-" + UUID.randomUUID();
+        double before = metric("tollgate_refused_total{reason=\"bad-connection\"}");
+
+        RawHttp.Answer answer = send(1, "127.0.0.1", method, target,
+                List.of("X-API-Key: " + key, "X-Tenant: t-" + key, connection)).get(0);
+
+        assertThat(answer.status()).as("status").isEqualTo(400);
+        assertThat(answer.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(new JsonObject(answer.body()).getString("type")).isEqualTo("bad-connection");
+        assertThat(backendHits()).as("the backend served").isZero();
+        assertThat(metric("tollgate_refused_total{reason=\"bad-connection\"}") - before).isEqualTo(1.0);
+    }
+
+    @Test
+    void aRefusedConnectionHeaderCostsTheKeyNothing() throws IOException {
+        String key = "k-" + UUID.randomUUID();
+        List<Integer> statuses = new ArrayList<>();
+        statuses.add(send(1, "127.0.0.1", "POST", "/orders/1", List.of("X-API-Key: " + key, "Connection: X-API-Key"))
+                .get(0).status());
+        for (RawHttp.Answer answer : send(BURST + 1, "127.0.0.1", "POST", "/orders/1", List.of("X-API-Key: " + key))) {
+            statuses.add(answer.status());
+            if (answer.status() == 200) {
+                JsonObject seen = new JsonObject(answer.body()).getJsonObject("headers");
+                assertThat(seen.getString("x-api-key")).as("the key the backend reads").isEqualTo(key);
+            }
+        }
+        assertThat(statuses).containsExactly(400, 200, 200, 429);
+    }
+
+    @Test
+    void aConnectionHeaderNamingOtherHeadersStillPassesWithoutThem() throws IOException {
+        // TE with a "TE" connection option is what RFC 9110 §10.1.4 asks of a client that sends TE
+        RawHttp.Answer answer = send(1, "127.0.0.1", "GET", "/free/1", List.of("Connection: keep-alive, X-Hop-Only, TE",
+                "X-Hop-Only: for the next hop", "TE: trailers", "X-End-To-End: for the backend")).get(0);
+
+        assertThat(answer.status()).isEqualTo(200);
+        JsonObject seen = new JsonObject(answer.body()).getJsonObject("headers");
+        assertThat(seen.containsKey("x-hop-only")).as("a name Connection lists stays behind").isFalse();
+        assertThat(seen.getString("x-end-to-end")).isEqualTo("for the backend");
+    }
+
+    @Test
+    void aConnectionNamingContentLengthIsRefusedWithoutALinePerChunk() throws IOException {
+        int length = 300 * 1024;
+        double before = metric("tollgate_refused_total{reason=\"bad-connection\"}");
+        try (ErrorLines errors = ErrorLines.collect()) {
+            RawHttp.Answer answer = RawHttp.send("127.0.0.1", port(), "POST /orders/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "X-API-Key: k-" + UUID.randomUUID() + "\r\nContent-Length: " + length
+                    + "\r\nConnection: Content-Length\r\n\r\n", new byte[length], false).answer();
+
+            assertThat(answer.status()).isEqualTo(400);
+            assertThat(new JsonObject(answer.body()).getString("type")).isEqualTo("bad-connection");
+            assertThat(errors.lines()).as("ERROR lines").isEmpty();
+        }
+        assertThat(backendHits()).isZero();
+        assertThat(metric("tollgate_refused_total{reason=\"bad-connection\"}") - before).isEqualTo(1.0);
+    }
+
+    @Test
+    void anAnswerWhoseConnectionNamesItsContentLengthKeepsItsFraming() throws IOException {
+        int length = 300 * 1024;
+        try (ErrorLines errors = ErrorLines.collect()) {
+            RawHttp.Answer answer = RawHttp.exchange("127.0.0.1", port(), "GET", "/framing/" + length, List.of());
+
+            assertThat(errors.lines()).as("ERROR lines").isEmpty();
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.header("Content-Length")).isEqualTo(Integer.toString(length));
+            assertThat(answer.body()).hasSize(length);
+        }
+    }
+
+    /**
+     * Requests whose body length or authority a backend could read otherwise than the gateway. The HTTP server (Netty)
+     * refuses some itself with its bare 400, before the gateway reads them.
+     */
+    static Stream<Arguments> badFraming() {
+        String post = "POST /orders/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: k-framing-" + RUN + "\r\n";
+        String chunks = "5\r\nhello\r\n0\r\n\r\n";
+        String smuggled = "GET /orders/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: k-smuggled-" + RUN + "\r\n\r\n";
+        return Stream.of(
+                Arguments.of("xchunked and a Content-Length", post + "Transfer-Encoding: xchunked\r\nContent-Length: 5"
+                        + "\r\n\r\nhello", 400, "bad-framing"),
+                Arguments.of("chunked and a Content-Length", post + "Transfer-Encoding: chunked\r\nContent-Length: 5"
+                        + "\r\n\r\n" + chunks, 400, UNPARSED),
+                Arguments.of("xchunked alone", post + "Transfer-Encoding: xchunked\r\n\r\n" + smuggled, 400,
+                        "bad-framing"),
+                Arguments.of("chunked, then another coding", post + "Transfer-Encoding: chunked, gzip\r\n\r\n" + chunks,
+                        400, UNPARSED),
+                Arguments.of("chunked twice", post + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + chunks, 400, "bad-framing"),
+                Arguments.of("chunked in HTTP/1.0", post.replace("HTTP/1.1", "HTTP/1.0")
+                        + "Transfer-Encoding: chunked\r\n\r\n" + chunks, 400, UNPARSED),
+                Arguments.of("gzip, then chunked", post + "Transfer-Encoding: gzip, chunked\r\n\r\n" + chunks, 501,
+                        "unknown-transfer-coding"),
+                Arguments.of("xchunked, then chunked", post + "Transfer-Encoding: xchunked\r\nTransfer-Encoding: chunked"
+                        + "\r\n\r\n" + chunks, 501, "unknown-transfer-coding"),
+                Arguments.of("two Host headers", "GET /free/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: example.com\r\n\r\n",
+                        400, "ambiguous-host"),
+                Arguments.of("two Host headers alike", "GET /free/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nhost: 127.0.0.1"
+                        + "\r\n\r\n", 400, "ambiguous-host"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badFraming")
+    void aRequestFramedTwoWaysIsRefusedAndItsConnectionClosed(String shape, String request, int status, String type)
+            throws IOException {
+        double before = metric("tollgate_refused_total{reason=\"" + type + "\"}");
+
+        RawHttp.Closing answered = RawHttp.send("127.0.0.1", port(), request, new byte[0], true);
+
+        assertThat(answered.answer().status()).as("status").isEqualTo(status);
+        assertThat(answered.closed()).as("the connection closed after the answer").isTrue();
+        assertThat(backendHits()).as("the backend served").isZero();
+        if (!type.equals(UNPARSED)) {
+            assertThat(new JsonObject(answered.answer().body()).getString("type")).isEqualTo(type);
+            assertThat(metric("tollgate_refused_total{reason=\"" + type + "\"}") - before).isEqualTo(1.0);
+        }
     }
 
     private static List<RawHttp.Answer> send(int times, String from, String method, String target, List<String> headers)

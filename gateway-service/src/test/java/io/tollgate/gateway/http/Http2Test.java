@@ -8,6 +8,7 @@ import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -31,6 +32,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.StreamResetException;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -123,6 +125,21 @@ class Http2Test {
             Answer allowed = h2.get("/limited/a", "X-API-Key", longKey);
             assertThat(allowed.status()).as("quarkus.http.limits.max-header-list-size=32768").isEqualTo(200);
             assertThat(allowed.headers().get("RateLimit-Remaining")).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void aConnectionHeaderOverHttp2IsAMalformedStreamThatCostsNothing() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false)) {
+            // RFC 9113 §8.2.2: Netty resets the stream (PROTOCOL_ERROR) before the gateway reads it
+            assertThatThrownBy(() -> h2.get("/limited/conn", "X-API-Key", apiKey, "Connection", "X-API-Key"))
+                    .rootCause().isInstanceOf(StreamResetException.class)
+                    .extracting(e -> ((StreamResetException) e).getCode()).isEqualTo(1L);
+            assertThat(backendHits()).as("the backend served").isZero();
+
+            Answer next = h2.get("/limited/after", "X-API-Key", apiKey);
+            assertThat(next.status()).as("the connection serves its next stream").isEqualTo(200);
+            assertThat(next.headers().get("RateLimit-Remaining")).as("the reset stream was not counted").isEqualTo("1");
         }
     }
 

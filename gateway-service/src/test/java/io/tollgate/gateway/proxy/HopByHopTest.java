@@ -44,6 +44,30 @@ class HopByHopTest {
     }
 
     @Test
+    void everyConnectionLineCountsAndContentLengthStaysWhateverItSays() {
+        MultiMap from = MultiMap.caseInsensitiveMultiMap()
+                .add("Connection", "keep-alive")
+                .add("Connection", "X-Second, content-length")
+                .add("X-Second", "hop")
+                .add("Content-Length", "5");
+        MultiMap to = MultiMap.caseInsensitiveMultiMap();
+
+        HopByHop.copy(from, to);
+
+        assertThat(to.names()).containsExactly("Content-Length");
+    }
+
+    @Test
+    void theFirstNameConnectionListsThatIsReliedOnIsFound() {
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Connection", "close").add("Connection",
+                " keep-alive ,X-API-Key,, Host");
+
+        assertThat(HopByHop.listedOf(headers, name -> name.equalsIgnoreCase("x-api-key"))).isEqualTo("X-API-Key");
+        assertThat(HopByHop.listedOf(headers, name -> name.equalsIgnoreCase("x-api"))).isNull();
+        assertThat(HopByHop.listedOf(MultiMap.caseInsensitiveMultiMap(), name -> true)).isNull();
+    }
+
+    @Test
     void aClientThatTakesTrailersIsSeen() {
         assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("te", "trailers"))).isTrue();
         assertThat(HopByHop.acceptsTrailers(MultiMap.caseInsensitiveMultiMap().add("TE", "gzip, Trailers"))).isTrue();

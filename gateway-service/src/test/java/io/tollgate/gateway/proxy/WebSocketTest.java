@@ -21,12 +21,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
@@ -40,6 +44,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketFrame;
+import io.vertx.core.json.JsonObject;
 
 /**
  * WebSocket through the gateway, on real sockets and a real Redis, to a {@link WebSocketEcho} upstream: frames
@@ -397,6 +402,47 @@ class WebSocketTest {
             bytes[i] = (byte) (i * 31 + length);
         }
         return bytes;
+    }
+
+    /** Upgrades that are not RFC 6455 handshakes (§4.2.1), each refused before any upstream socket is opened. */
+    static Stream<Arguments> badHandshakes() {
+        String key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+        String version = "Sec-WebSocket-Version: 13\r\n";
+        return Stream.of(
+                Arguments.of("no key", version),
+                Arguments.of("an empty key", "Sec-WebSocket-Key: \r\n" + version),
+                Arguments.of("a key of 15 bytes", "Sec-WebSocket-Key: eHh4eHh4eHh4eHh4eHh4\r\n" + version),
+                Arguments.of("a key of 17 bytes", "Sec-WebSocket-Key: eHh4eHh4eHh4eHh4eHh4eHg=\r\n" + version),
+                Arguments.of("a key that is not base64", "Sec-WebSocket-Key: not*a*nonce*at*all*!!==\r\n" + version),
+                Arguments.of("two keys", key + key + version),
+                Arguments.of("no version", key),
+                Arguments.of("version 8", key + "Sec-WebSocket-Version: 8\r\n"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badHandshakes")
+    void aHandshakeThatIsNotOneIsRefusedBeforeAnyUpstreamSocket(String shape, String headers) throws Exception {
+        double before = metric("tollgate_refused_total{reason=\"bad-handshake\"}");
+
+        RawHttp.Answer answer = RawHttp.send("127.0.0.1", port(), "GET /ws/echo HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\nX-API-Key: " + apiKey + "\r\n" + headers + "\r\n",
+                new byte[0], false).answer();
+
+        assertThat(answer.status()).as("status").isEqualTo(400);
+        assertThat(answer.header("Upgrade")).isNull();
+        assertThat(new JsonObject(answer.body()).getString("type")).isEqualTo("bad-handshake");
+        assertThat(echo().handshakes()).as("handshakes the upstream was sent").isZero();
+        assertThat(metric("tollgate_refused_total{reason=\"bad-handshake\"}") - before).isEqualTo(1.0);
+    }
+
+    @Test
+    void aHandshakeOfAnotherVersionIsToldTheOneTheGatewaySpeaks() throws Exception {
+        RawHttp.Answer answer = RawHttp.send("127.0.0.1", port(), "GET /ws/echo HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                + "Sec-WebSocket-Version: 8\r\n\r\n", new byte[0], false).answer();
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.header("Sec-WebSocket-Version")).isEqualTo("13");
     }
 
     private long remaining() {

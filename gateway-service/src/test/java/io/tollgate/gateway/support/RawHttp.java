@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -62,6 +64,40 @@ public final class RawHttp {
             socket.getOutputStream().write(request.append("\r\n").toString().getBytes(ISO_8859_1));
             return read(socket.getInputStream());
         }
+    }
+
+    /**
+     * {@code head} (the request line and header lines, each ending in CRLF, and the empty line) and then {@code body},
+     * byte for byte, on a new connection from loopback address {@code from} to {@code port}: nothing is added, no
+     * {@code Host} nor framing. Answers the first answer and, when {@code awaitClose}, whether the server then closed
+     * the connection (read until the end or the socket's timeout).
+     */
+    public static Closing send(String from, int port, String head, byte[] body, boolean awaitClose)
+            throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            socket.getOutputStream().write(head.getBytes(ISO_8859_1));
+            socket.getOutputStream().write(body);
+            InputStream in = socket.getInputStream();
+            Answer answer = read(in);
+            boolean closed = false;
+            if (awaitClose) {
+                try {
+                    closed = in.read() < 0;
+                } catch (SocketTimeoutException stillOpen) {
+                    closed = false;
+                } catch (SocketException reset) {
+                    closed = true; // closed with bytes of ours unread: a reset is a close too
+                }
+            }
+            return new Closing(answer, closed);
+        }
+    }
+
+    /** An answer, and whether the connection closed after it (or was kept open for another request). */
+    public record Closing(Answer answer, boolean closed) {
     }
 
     /** Reads the next answer's head, and its body when it declares a Content-Length. */

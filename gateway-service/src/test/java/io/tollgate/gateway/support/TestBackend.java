@@ -25,7 +25,8 @@ import io.vertx.core.net.PfxOptions;
  * {@code /__} are not counted: {@code /__hits} (with the broken exchanges below), {@code /__reset}.
  * {@code /download/<n>} streams n bytes; {@code /slow} never answers; {@code /break/<n>} sends n bytes of
  * an answer it declares longer ({@code ?length=<m>}: as Content-Length m, else chunked), then cuts the connection;
- * {@code /stall/<n>} sends n bytes of a chunked answer, then nothing more, and keeps the connection open.
+ * {@code /stall/<n>} sends n bytes of a chunked answer, then nothing more, and keeps the connection open;
+ * {@code /framing/<n>} answers n bytes with a Content-Length that its {@code Connection} header names.
  * Answers that say what they used: {@code /usage/header/<v>} in the header {@code X-Usage-Tokens: <v>},
  * {@code /usage/json/<v>} at {@code /usage/total_tokens} of a JSON body, {@code /usage/sse/<v>} in the last
  * event but one of a {@code text/event-stream} answer (then {@code data: [DONE]}); {@code <v>} is sent as it is
@@ -156,6 +157,12 @@ public final class TestBackend implements AutoCloseable {
             response.write("first part, ");
             response.trailers().add("grpc-status", "0").add("X-Checksum", "c0ffee");
             response.end("last part");
+            return;
+        }
+        if (path.startsWith("/framing/")) {
+            // a Content-Length answer whose Connection names its own framing: the gateway must keep it
+            request.response().putHeader("Connection", "keep-alive, Content-Length")
+                    .end(Buffer.buffer(new byte[Integer.parseInt(path.substring("/framing/".length()))]));
             return;
         }
         if (path.startsWith("/break/")) {

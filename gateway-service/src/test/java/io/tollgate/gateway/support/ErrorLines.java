@@ -1,0 +1,49 @@
+package io.tollgate.gateway.support;
+
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * The ERROR lines the application in this JVM logs while one is open (a handler on the root logger, which every
+ * logger of the gateway, Vert.x and Netty reaches): how a test sees that a request logged nothing per chunk.
+ */
+public final class ErrorLines extends Handler implements AutoCloseable {
+
+    private final Queue<String> lines = new ConcurrentLinkedQueue<>();
+
+    private ErrorLines() {
+    }
+
+    /** Starts collecting. */
+    public static ErrorLines collect() {
+        ErrorLines errors = new ErrorLines();
+        Logger.getLogger("").addHandler(errors);
+        return errors;
+    }
+
+    /** The messages of the ERROR (and worse) lines logged so far, each with its logger's name. */
+    public List<String> lines() {
+        return List.copyOf(lines);
+    }
+
+    @Override
+    public void publish(LogRecord record) {
+        if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
+            lines.add(record.getLoggerName() + ": " + record.getMessage());
+        }
+    }
+
+    @Override
+    public void flush() {
+    }
+
+    @Override
+    public void close() {
+        Logger.getLogger("").removeHandler(this);
+    }
+}
