@@ -70,7 +70,7 @@ public class WebSocketRelay {
     private final WebSocketClient client;
     private final long connectTimeoutMs;
     private final long handshakeTimeoutMs;
-    private final long idleTimeoutMs;
+    private final WebSocketConfig webSockets;
     private final Set<RelayedSocket> open = ConcurrentHashMap.newKeySet();
     private final Counter relayed;
 
@@ -81,10 +81,10 @@ public class WebSocketRelay {
         this.upstreams = new Upstreams(config.gateway());
         this.connectTimeoutMs = config.gateway().connectTimeout().toMillis();
         this.handshakeTimeoutMs = config.gateway().upstreamTimeout().toMillis();
-        this.idleTimeoutMs = webSockets.idleTimeout().toMillis();
+        this.webSockets = webSockets;
         // one socket per connection, and as many as clients open: no pool bound of Vert.x's (50 by default) queues them
-        this.client = vertx.createWebSocketClient(tls.apply(new WebSocketClientOptions()
-                .setMaxConnections(Integer.MAX_VALUE).setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeoutMs))));
+        this.client = vertx.createWebSocketClient(tls.apply(WebSocketLimits.apply(webSockets, new WebSocketClientOptions()
+                .setMaxConnections(Integer.MAX_VALUE).setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeoutMs)))));
         Gauge.builder("tollgate.websockets.open", open, Set::size)
                 .description("WebSocket connections this gateway relays now").register(registry);
         this.relayed = Counter.builder("tollgate.websockets.relayed")
@@ -182,6 +182,7 @@ public class WebSocketRelay {
         extraHeaders.accept(request.response().headers());
         watcher.head(101, upstream.headers());
         upstream.pause(); // frames the upstream sends at once wait for the client's socket
+        SocketSide upstreamSide = SocketSide.upstream(upstream); // and so does its close
         request.toWebSocket().onComplete(upgraded -> {
             if (upgraded.failed()) {
                 LOG.debugf("client's upgrade failed after the upstream's: %s", upgraded.cause().toString());
@@ -192,7 +193,9 @@ public class WebSocketRelay {
             ServerWebSocket socket = upgraded.result();
             dropConnectionIdleTimeout(request);
             RelayedSocket[] relay = new RelayedSocket[1];
-            relay[0] = new RelayedSocket(vertx, socket, upstream, watcher, idleTimeoutMs, () -> open.remove(relay[0]));
+            relay[0] = new RelayedSocket(vertx, webSockets, SocketSide.client(socket, request.connection()), upstreamSide,
+                    watcher,
+                    () -> open.remove(relay[0]));
             open.add(relay[0]);
             relayed.increment();
             relay[0].start();

@@ -12,26 +12,33 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.http.WebSocketFrameType;
 
 /**
  * A WebSocket upstream on a free port, routed by the gateway under test at {@code /ws} (the route
  * {@code tollgate.gateway.routes.ws}). It echoes every data frame as it came (text, binary, continuation) and
  * speaks the subprotocols {@code chat.v1} and {@code chat.v2}. A text message {@code close <code> <reason>} makes it
- * close the socket so. It counts the handshakes it was sent, keeps the head of the last one, the pings it received, the sockets
+ * close the socket so; {@code burst <code> <reason>} makes it send a text message in three fragments, a 1,000-byte binary
+ * message and at once a close so (a backend that ends a socket right after its last messages). Frames and messages
+ * may be up to 16 MiB. It counts the handshakes it was sent, keeps the head of the last one, the pings it received, the sockets
  * open now
  * and the close codes and reasons its clients sent. {@code /ws/refuse/<status>} refuses the handshake with that
  * status. {@code /ws/paused} reads nothing until {@link #resumeReading()}. Init arg {@code idle-timeout}: the gateway's
- * {@code tollgate.gateway.websocket.idle-timeout}.
+ * {@code tollgate.gateway.websocket.idle-timeout}, and likewise
+ * {@code max-frame-size}, {@code max-message-size} and {@code close-timeout} when given.
  */
 public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
 
     /** The echo of the running test: one per JVM, as Quarkus runs one application at a time. */
     private static volatile WebSocketEcho current;
+    /** The largest frame and message the echo takes, above any limit of the gateway under test. */
+    private static final int LARGEST = 16 * 1024 * 1024;
 
     private final AtomicInteger handshakes = new AtomicInteger();
     private final AtomicInteger open = new AtomicInteger();
@@ -55,7 +62,7 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
         vertx = Vertx.vertx();
         try {
             server = vertx.createHttpServer(new HttpServerOptions().setWebSocketSubProtocols(List.of("chat.v1",
-                    "chat.v2")))
+                    "chat.v2")).setMaxWebSocketFrameSize(LARGEST).setMaxWebSocketMessageSize(LARGEST))
                     .requestHandler(this::handle)
                     .listen(0, "127.0.0.1")
                     .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -67,6 +74,11 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
         config.put("tollgate.gateway.routes.ws.prefix", "/ws");
         config.put("tollgate.gateway.routes.ws.url", "http://127.0.0.1:" + server.actualPort());
         config.put("tollgate.gateway.websocket.idle-timeout", args.getOrDefault("idle-timeout", "10m"));
+        for (String limit : List.of("max-frame-size", "max-message-size", "close-timeout")) {
+            if (args.containsKey(limit)) {
+                config.put("tollgate.gateway.websocket." + limit, args.get(limit));
+            }
+        }
         return config;
     }
 
@@ -104,6 +116,10 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
             if (frame.isText() && frame.isFinal() && frame.textData().startsWith("close ")) {
                 String[] parts = frame.textData().split(" ", 3);
                 socket.close(Short.parseShort(parts[1]), parts[2]);
+            } else if (frame.isText() && frame.isFinal() && frame.textData().startsWith("burst ")) {
+                String[] parts = frame.textData().split(" ", 3);
+                burst(socket);
+                socket.close(Short.parseShort(parts[1]), parts[2]);
             } else if (frame.type() == WebSocketFrameType.PING) {
                 pings.add(frame.binaryData().toString()); // Vert.x answers it with a pong itself
             } else if (frame.isText() || frame.isBinary() || frame.isContinuation()) {
@@ -114,6 +130,28 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
             open.decrementAndGet();
             closes.add(socket.closeStatusCode() + " " + socket.closeReason());
         });
+    }
+
+    /** What {@code burst} sends before its close: the messages of issue 48's report. */
+    private static void burst(ServerWebSocket socket) {
+        socket.writeFrame(WebSocketFrame.textFrame("one ", false));
+        socket.writeFrame(WebSocketFrame.continuationFrame(Buffer.buffer("two "), false));
+        socket.writeFrame(WebSocketFrame.continuationFrame(Buffer.buffer("three"), true));
+        socket.writeFinalBinaryFrame(Buffer.buffer(burstBytes()));
+    }
+
+    /** The binary message of {@code burst}: 1,000 bytes counting up. */
+    public static byte[] burstBytes() {
+        byte[] bytes = new byte[1000];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) i;
+        }
+        return bytes;
+    }
+
+    /** The port the echo listens on, for the same frames sent to it direct. */
+    public int port() {
+        return server.actualPort();
     }
 
     /** Handshakes received since the last {@link #reset()}, refused ones included. */
