@@ -21,7 +21,8 @@ import io.tollgate.e2e.support.Stack;
 /**
  * A client that wants more than its share, on the packaged fleet: one API key sends its request in every spelling
  * the demo backend (a Quarkus app, which decodes paths as common frameworks do) still serves as that request,
- * round robin over three gateways, plus spellings that cannot be read safely and a second copy of its key header.
+ * round robin over three gateways, plus spellings that cannot be read safely, a second copy of its key header and a
+ * {@code Connection} header that names the key header (refused, so no gateway forwards the key's request without it).
  * The fleet admits the burst and no more, and the backend's own count for the key says the same. Requests go over
  * raw sockets, so no client library tidies them first.
  */
@@ -44,6 +45,7 @@ class HostileClientTest {
         String other = Fleet.freshKey("hostile-other");
 
         Map<Integer, Integer> statuses = new TreeMap<>();
+        Map<Integer, Integer> connectionShapes = new TreeMap<>();
         int sent = 0;
         for (String method : METHODS) {
             for (String path : SPELLINGS) {
@@ -53,11 +55,17 @@ class HostileClientTest {
                 // the same request with a second key header: refused, whichever key a backend would read
                 status = send(gateway, method, path, List.of("X-API-Key: " + other, "X-API-Key: " + key));
                 statuses.merge(status, 1, Integer::sum);
+                // the key named hop-by-hop, so that a gateway that dropped it would forward an anonymous request
+                status = send(gateway, method, path, List.of("X-API-Key: " + key, "Connection: X-API-Key"));
+                statuses.merge(status, 1, Integer::sum);
+                connectionShapes.merge(status, 1, Integer::sum);
             }
         }
 
         assertThat(statuses.keySet()).as("answers by status %s", statuses).isSubsetOf(200, 400, 429);
-        assertThat(statuses.get(200)).as("allowed of %d (%s)", 2 * sent, statuses).isEqualTo(BURST);
+        assertThat(connectionShapes.keySet()).as("a Connection header naming the key %s", connectionShapes)
+                .containsOnly(400);
+        assertThat(statuses.get(200)).as("allowed of %d (%s)", 3 * sent, statuses).isEqualTo(BURST);
         assertThat(stack.backendHits(key)).as("what the backend served the key").isEqualTo(BURST);
         assertThat(stack.backendHits(other)).as("what the backend served the second key").isZero();
     }
