@@ -22,6 +22,7 @@ import io.vertx.ext.web.RoutingContext;
 public class AccessCheck {
 
     private static final String SESSION = "tollgate.console.session";
+    private static final String REFUSED = "tollgate.caller.refused";
 
     private final AdminTokens tokens;
     private final Sessions sessions;
@@ -39,6 +40,20 @@ public class AccessCheck {
      * caller whose scope does not cover the call, or for an endpoint that declares nothing
      */
     boolean admits(RoutingContext ctx, Access access) {
+        try {
+            return admitted(ctx, access);
+        } catch (ProblemException refused) {
+            ctx.put(REFUSED, Boolean.TRUE); // a caller refused learns nothing of the fleet (HttpEdge)
+            throw refused;
+        }
+    }
+
+    /** Whether {@link #admits} refused this call's caller. */
+    static boolean refused(RoutingContext ctx) {
+        return ctx.get(REFUSED) != null;
+    }
+
+    private boolean admitted(RoutingContext ctx, Access access) {
         if (access == null) {
             throw new ProblemException(new Problem("undeclared", "Endpoint declares no access", 403,
                     "this endpoint declares no scope, so nobody may call it"));

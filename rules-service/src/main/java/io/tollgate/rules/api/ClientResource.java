@@ -175,6 +175,7 @@ public class ClientResource {
     @GET
     @Path(KEY_IN_PATH)
     @Needs(Scope.READ)
+    @Operation(hidden = true) // refused: the key-in-the-path form is not offered
     public Response readKeyInPath() {
         throw ApiKeys.inUrl();
     }
@@ -182,6 +183,7 @@ public class ClientResource {
     @PUT
     @Path(KEY_IN_PATH)
     @Needs(Scope.ADMIN)
+    @Operation(hidden = true) // refused: the key-in-the-path form is not offered
     public Response putKeyInPath() {
         throw ApiKeys.inUrl();
     }
@@ -189,6 +191,7 @@ public class ClientResource {
     @DELETE
     @Path(KEY_IN_PATH)
     @Needs(Scope.ADMIN)
+    @Operation(hidden = true) // refused: the key-in-the-path form is not offered
     public Response deleteKeyInPath() {
         throw ApiKeys.inUrl();
     }

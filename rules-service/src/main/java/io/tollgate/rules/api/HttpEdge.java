@@ -53,9 +53,13 @@ class HttpEdge {
         ctx.next();
     }
 
-    /** Every answer the guard lets through says how many gateways are live in the fleet. */
+    /** Every answer but the refusal of a caller ({@link AccessCheck}) says how many gateways are live in the fleet. */
     private void countGateways(RoutingContext ctx) {
-        ctx.addHeadersEndHandler(v -> ctx.response().putHeader(Headers.GATEWAYS, Integer.toString(gateways.live())));
+        ctx.addHeadersEndHandler(v -> {
+            if (!AccessCheck.refused(ctx)) {
+                ctx.response().putHeader(Headers.GATEWAYS, Integer.toString(gateways.live()));
+            }
+        });
         ctx.next();
     }
 
