@@ -276,7 +276,7 @@ public class ReverseProxy {
                 // trailers (gRPC's grpc-status among them) go out with the answer's end, to a client that can take
                 // them: HTTP/2, or HTTP/1.1 chunked
                 ? new WatchedBody(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
-                        mayTrail ? () -> HopByHop.copy(in.trailers(), response.trailers()) : null)
+                        mayTrail ? () -> endAsSent(in, response) : null)
                 : null;
         relayed = watched == null ? relayed : watched;
         // a usage still to come is read even when the client leaves or takes nothing (RestReader)
@@ -311,6 +311,25 @@ public class ReverseProxy {
                 in.request().reset();
             }
         });
+    }
+
+    /**
+     * Readies {@code response} to end as the upstream's answer ended, just before its end is written: with the
+     * answer's trailers when it has some (gRPC's {@code grpc-status} among them), and without an empty trailers frame
+     * when it has none. An answer that ended with its head, as gRPC's trailers-only answer does ({@code grpc-status} in
+     * one HEADERS frame with END_STREAM), so goes out as one HEADERS frame with END_STREAM, and without the
+     * {@code Content-Length: 0} Vert.x would add: the gateway adds no length the upstream did not send. (A gRPC
+     * client reads a status from a head only when that head ends the stream.)
+     */
+    private static void endAsSent(HttpClientResponse in, HttpServerResponse response) {
+        if (!response.headWritten() && !in.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
+            // this takes the place of Http2Answers' handler, which drops Connection: a relayed head has none (HopByHop)
+            response.headersEndHandler(v -> response.headers().remove(HttpHeaders.CONTENT_LENGTH));
+        }
+        MultiMap trailers = in.trailers();
+        if (!trailers.isEmpty()) {
+            HopByHop.copy(trailers, response.trailers());
+        }
     }
 
     /** The exchange is over: {@code watcher} is told, and the loop's stall watch lets go of the {@code body}. */
