@@ -161,6 +161,7 @@ public class ReverseProxy {
         Promise<Void> done = Promise.promise();
         Loop loop = loop();
         HttpClientRequest[] sent = new HttpClientRequest[1];
+        ClientReset clientReset = ClientReset.of(request.response());
         if (watcher != AnswerWatcher.NONE) {
             AnswerWatcher once = new EndedOnce(watcher);
             watcher = once;
@@ -171,7 +172,7 @@ public class ReverseProxy {
                     // the backend stops working for nobody
                     once.ended(false);
                     if (sent[0] != null) {
-                        sent[0].reset();
+                        sent[0].reset(clientReset.code());
                     }
                 }
             });
@@ -185,7 +186,7 @@ public class ReverseProxy {
                 })
                 // the answer is delivered on the context this chain is built on, the request's: relay sets the body's
                 // handlers in the turn the head arrives, before any of the body (Vert.x drops chunks no handler takes)
-                .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching))
+                .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching, clientReset))
                 .onFailure(err -> {
                     done.tryFail(failure(err, upstream, wait));
                     watching.ended(false);
@@ -249,7 +250,7 @@ public class ReverseProxy {
             if (piped.failed()) {
                 // the client's body broke off: the backend must see a broken request, never a short one as whole
                 out.exceptionHandler(QUIET); // the pipe took the handler and let it go
-                out.reset();
+                out.reset(ClientReset.code(piped.cause()));
             } else if (!response.isComplete()) {
                 out.idleTimeout(wait.millis());
             }
@@ -258,7 +259,7 @@ public class ReverseProxy {
     }
 
     private void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
-            Promise<Void> done, Loop loop, AnswerWatcher watcher) {
+            Promise<Void> done, Loop loop, AnswerWatcher watcher, ClientReset clientReset) {
         watcher.head(in.statusCode(), in.headers());
         response.setStatusCode(in.statusCode());
         response.setStatusMessage(in.statusMessage());
@@ -289,7 +290,7 @@ public class ReverseProxy {
                 rest.readRest();
             } else {
                 ended(watcher, false, loop, body);
-                in.request().reset();
+                in.request().reset(clientReset.code());
             }
             return;
         }
@@ -308,7 +309,7 @@ public class ReverseProxy {
                 // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
                 LOG.debugf("proxied answer broke off: %s", piped.cause().toString());
                 response.reset();
-                in.request().reset();
+                in.request().reset(clientReset.code());
             }
         });
     }
