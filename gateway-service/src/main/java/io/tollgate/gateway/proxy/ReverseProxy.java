@@ -162,22 +162,18 @@ public class ReverseProxy {
         Loop loop = loop();
         HttpClientRequest[] sent = new HttpClientRequest[1];
         ClientReset clientReset = ClientReset.of(request.response());
-        if (watcher != AnswerWatcher.NONE) {
-            AnswerWatcher once = new EndedOnce(watcher);
-            watcher = once;
-            HttpServerResponse response = request.response();
-            response.closeHandler(v -> {
-                if (!response.ended() && !once.readsRest()) { // else the answer is read for its usage all the same
-                    // the client went away before its answer was whole: the exchange is over for the watcher, and
-                    // the backend stops working for nobody
-                    once.ended(false);
-                    if (sent[0] != null) {
-                        sent[0].reset(clientReset.code());
-                    }
+        AnswerWatcher watching = watcher == AnswerWatcher.NONE ? watcher : new EndedOnce(watcher);
+        HttpServerResponse response = request.response();
+        response.closeHandler(v -> {
+            if (!response.ended() && !watching.readsRest()) { // else the answer is read for its usage all the same
+                // the client went away before its answer was whole: the exchange is over for the watcher, and the
+                // backend stops working for nobody, told as the client told the gateway (a gRPC cancel is CANCEL)
+                watching.ended(false);
+                if (sent[0] != null) {
+                    sent[0].reset(clientReset.code());
                 }
-            });
-        }
-        AnswerWatcher watching = watcher;
+            }
+        });
         (loop == null ? offLoop : loop.clients()).of(upstream.protocol()).request(options)
                 .compose(out -> {
                     sent[0] = out;
