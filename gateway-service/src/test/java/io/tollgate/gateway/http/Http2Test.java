@@ -9,8 +9,10 @@ import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,11 +27,13 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.tollgate.gateway.support.DocumentedCurl;
+import io.tollgate.gateway.support.ErrorLines;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.H2Client;
 import io.tollgate.gateway.support.H2Client.Answer;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.StreamResetException;
@@ -141,6 +145,35 @@ class Http2Test {
             assertThat(next.status()).as("the connection serves its next stream").isEqualTo(200);
             assertThat(next.headers().get("RateLimit-Remaining")).as("the reset stream was not counted").isEqualTo("1");
         }
+    }
+
+    @Test
+    void aClientsCancelReachesTheUpstreamAsCancelAndLogsNoError() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false); ErrorLines errors = ErrorLines.collect()) {
+            // a request whose body is still to come, then one sent whole whose answer is awaited: each cancelled
+            HttpClientRequest uploading = h2.sendHead("/h2c/hold", apiKey);
+            awaitHeld(1);
+            uploading.reset(0x8);
+            await("the upstream's stream reset").atMost(Duration.ofSeconds(10)).until(() -> resetCodes().size() == 1);
+
+            HttpClientRequest waiting = h2.sendGet("/h2c/hold", apiKey);
+            awaitHeld(1);
+            waiting.reset(0x8);
+            await("the upstream's stream reset").atMost(Duration.ofSeconds(10)).until(() -> resetCodes().size() == 2);
+
+            assertThat(resetCodes()).as("CANCEL, as the client sent it, not NO_ERROR").containsExactly(8, 8);
+            assertThat(errors.lines()).as("a cancel is no error").isEmpty();
+        }
+    }
+
+    private static void awaitHeld(int held) {
+        await("the backend holds the request").atMost(Duration.ofSeconds(10)).until(() -> RestAssured.given()
+                .baseUri(config("test.backend.url")).get("/__held").jsonPath().getInt("held") == held);
+    }
+
+    private static List<Integer> resetCodes() {
+        return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath()
+                .getList("resetCodes", Integer.class);
     }
 
     @Test
