@@ -4,6 +4,7 @@ import static io.tollgate.gateway.support.GatewayControl.backendCount;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.metric;
 import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
@@ -17,9 +18,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
@@ -31,6 +36,7 @@ import io.tollgate.gateway.support.ErrorLines;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.H2Client;
 import io.tollgate.gateway.support.H2Client.Answer;
+import io.tollgate.gateway.support.RawH2;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
@@ -174,6 +180,36 @@ class Http2Test {
     private static List<Integer> resetCodes() {
         return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath()
                 .getList("resetCodes", Integer.class);
+    }
+
+    /** RFC 9113 §8.2.1: what a request's field may not hold; each carries {@code forged}, which no answer may echo. */
+    static Stream<Arguments> malformedFields() {
+        return Stream.of(Arguments.of("a value with CR LF", "x-note", "1\r\nx-api-key: forged"),
+                Arguments.of("a value with NUL", "x-note", "1\0forged"),
+                Arguments.of("a name with a space", "x forged", "1"),
+                Arguments.of("a name with a colon", "x:forged", "1"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedFields")
+    void aMalformedHeaderIsA400ThatEchoesNoRawBytesAndCostsNothing(String what, String field, String sent)
+            throws Exception {
+        double before = metric("tollgate_refused_total{reason=\"bad-header\"}");
+        try (RawH2 raw = new RawH2(port())) {
+            RawH2.Answer answer = raw.get("/limited/malformed",
+                    List.of(new String[]{"x-api-key", apiKey}, new String[]{field, sent}));
+            assertThat(answer.status()).as(what + ": the client's fault, not the upstream's").isEqualTo(400);
+            JsonObject problem = new JsonObject(answer.body());
+            assertThat(problem.getString("type")).isEqualTo("bad-header");
+            assertThat(problem.getString("detail")).contains("RFC 9113 §8.2.1");
+            assertThat(answer.body()).as("no raw bytes echoed").doesNotContain("forged");
+        }
+        assertThat(metric("tollgate_refused_total{reason=\"bad-header\"}") - before).isEqualTo(1.0);
+        assertThat(backendHits()).as("the backend served").isZero();
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer next = h2.get("/limited/after", "X-API-Key", apiKey);
+            assertThat(next.headers().get("RateLimit-Remaining")).as("the refusal was not counted").isEqualTo("1");
+        }
     }
 
     @Test
