@@ -182,6 +182,13 @@ class Http2Test {
                 .getList("resetCodes", Integer.class);
     }
 
+    @Test
+    void theGatewayAdvertisesHowManyStreamsAConnectionMayOpen() throws Exception {
+        try (RawH2 raw = new RawH2(port())) {
+            assertThat(raw.serverSettings()).as("SETTINGS_MAX_CONCURRENT_STREAMS (0x3)").containsEntry(0x3, 100L);
+        }
+    }
+
     /** RFC 9113 §8.2.1: what a request's field may not hold; each carries {@code forged}, which no answer may echo. */
     static Stream<Arguments> malformedFields() {
         return Stream.of(Arguments.of("a value with CR LF", "x-note", "1\r\nx-api-key: forged"),
