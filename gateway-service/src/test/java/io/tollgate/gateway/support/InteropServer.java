@@ -10,7 +10,6 @@ import static io.tollgate.gateway.support.InteropProtos.set;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import com.google.protobuf.DynamicMessage;
 
@@ -34,7 +33,6 @@ import io.grpc.stub.StreamObserver;
  * message) and Echo Metadata ({@code x-grpc-test-echo-initial} back in the answer's headers,
  * {@code x-grpc-test-echo-trailing-bin} in its trailers). {@code UnimplementedCall} and
  * {@code grpc.testing.UnimplementedService} are not served: grpc-java answers them {@code UNIMPLEMENTED}.
- * {@link #cancelled()} counts the calls whose client cancelled them.
  */
 public final class InteropServer implements AutoCloseable {
 
@@ -43,7 +41,6 @@ public final class InteropServer implements AutoCloseable {
     public static final Metadata.Key<byte[]> ECHO_TRAILING = Metadata.Key.of("x-grpc-test-echo-trailing-bin",
             Metadata.BINARY_BYTE_MARSHALLER);
 
-    private final AtomicLong cancelled = new AtomicLong();
     private final Server server;
 
     public InteropServer() throws Exception {
@@ -70,11 +67,6 @@ public final class InteropServer implements AutoCloseable {
 
     public int port() {
         return server.getPort();
-    }
-
-    /** Calls whose client cancelled them (or whose deadline passed) before they ended. */
-    public long cancelled() {
-        return cancelled.get();
     }
 
     private void unary(DynamicMessage request, StreamObserver<DynamicMessage> answer) {
@@ -122,7 +114,7 @@ public final class InteropServer implements AutoCloseable {
         };
     }
 
-    /** A request stream's observer whose client may cancel it. */
+    /** A request stream's observer: a cancel (or a deadline passed) ends the call, with nothing to answer. */
     private abstract class Requests implements StreamObserver<DynamicMessage> {
 
         final StreamObserver<DynamicMessage> answer;
@@ -133,7 +125,7 @@ public final class InteropServer implements AutoCloseable {
 
         @Override
         public void onError(Throwable cancel) {
-            cancelled.incrementAndGet();
+            // the call is over; grpc-java has told the client already
         }
     }
 
