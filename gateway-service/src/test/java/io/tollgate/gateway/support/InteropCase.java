@@ -85,13 +85,10 @@ public enum InteropCase {
 
         @Override
         public List<Outcome> run(Channel channel) {
-            Metadata echo = new Metadata();
-            echo.put(InteropServer.ECHO_INITIAL, "test_initial_metadata_value");
-            echo.put(InteropServer.ECHO_TRAILING, new byte[]{(byte) 0xab, (byte) 0xab, (byte) 0xab});
             return List.of(
-                    InteropCall.start(channel, InteropProtos.UNARY_CALL, echo).send(simpleRequest(314159, 271828))
+                    InteropCall.start(channel, InteropProtos.UNARY_CALL, echo()).send(simpleRequest(314159, 271828))
                             .halfClose().echoed(),
-                    InteropCall.start(channel, InteropProtos.FULL_DUPLEX_CALL, echo)
+                    InteropCall.start(channel, InteropProtos.FULL_DUPLEX_CALL, echo())
                             .send(streamingRequest(314159, 271828)).halfClose().echoed());
         }
     },
@@ -187,6 +184,14 @@ public enum InteropCase {
     private static final class SpecialMessage {
 
         static final String TEXT = "\t\ntest with whitespace\r\nand Unicode BMP \u263A and non-BMP \uD83D\uDE08\t\n";
+    }
+
+    /** custom_metadata's keys, new for each call (a channel's interceptors add to what a call starts with). */
+    private static Metadata echo() {
+        Metadata echo = new Metadata();
+        echo.put(InteropServer.ECHO_INITIAL, "test_initial_metadata_value");
+        echo.put(InteropServer.ECHO_TRAILING, new byte[]{(byte) 0xab, (byte) 0xab, (byte) 0xab});
+        return echo;
     }
 
     private static Outcome echoedByUnaryCall(Channel channel, int code, String text) {
