@@ -158,6 +158,7 @@ class Http2Test {
         try (H2Client h2 = new H2Client(port(), false); ErrorLines errors = ErrorLines.collect()) {
             // a request whose body is still to come, then one sent whole whose answer is awaited: each cancelled
             HttpClientRequest uploading = h2.sendHead("/h2c/hold", apiKey);
+            uploading.write("the first part of a body");
             awaitHeld(1);
             uploading.reset(0x8);
             await("the upstream's stream reset").atMost(Duration.ofSeconds(10)).until(() -> resetCodes().size() == 1);

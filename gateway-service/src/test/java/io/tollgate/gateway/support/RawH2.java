@@ -1,6 +1,7 @@
 package io.tollgate.gateway.support;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -35,6 +36,8 @@ public final class RawH2 implements AutoCloseable {
     private static final int END_STREAM = 0x1;
     private static final int ACK = 0x1;
     private static final int END_HEADERS = 0x4;
+    private static final int PADDED = 0x8;
+    private static final int PRIORITY = 0x20;
 
     /**
      * How a stream ended: the answer's headers ({@code :status} among them, empty when none came), its body, and the
@@ -103,7 +106,7 @@ public final class RawH2 implements AutoCloseable {
         while (!answer.ended) {
             readFrame(stream, answer);
         }
-        return new Answer(answer.headers, answer.body.toString(ISO_8859_1), answer.resetCode);
+        return new Answer(answer.headers, answer.body.toString(UTF_8), answer.resetCode);
     }
 
     /** What has come of one stream so far. */
@@ -137,7 +140,11 @@ public final class RawH2 implements AutoCloseable {
         } else if (type == GOAWAY) {
             throw new IOException("the server went away (GOAWAY)");
         } else if (id == stream && type == HEADERS) {
-            Http2Headers block = decoder.decodeHeaders(stream, Unpooled.wrappedBuffer(payload));
+            // Vert.x sends its answers' HEADERS with a priority; a padded frame is read the same way
+            int padding = (flags & PADDED) != 0 ? payload[0] & 0xff : 0;
+            int start = ((flags & PADDED) != 0 ? 1 : 0) + ((flags & PRIORITY) != 0 ? 5 : 0);
+            Http2Headers block = decoder.decodeHeaders(stream,
+                    Unpooled.wrappedBuffer(payload, start, payload.length - start - padding));
             block.forEach(field -> answer.headers.put(field.getKey().toString(), field.getValue().toString()));
             answer.ended = (flags & END_STREAM) != 0;
         } else if (id == stream && type == DATA) {
