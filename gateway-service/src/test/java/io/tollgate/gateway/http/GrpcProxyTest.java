@@ -223,7 +223,7 @@ class GrpcProxyTest {
         assertThat(down.getStatus().getDescription()).contains("unreachable");
     }
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "{0}")
     @EnumSource(InteropCase.class)
     void grpcsInteropCaseEndsThroughTheGatewayAsItEndsDirect(InteropCase interop) throws Exception {
         install("[" + rule("grpc.interop", "/" + InteropProtos.SERVICE + "/**", "api_key", 10_000, "1m", 10_000, "")
