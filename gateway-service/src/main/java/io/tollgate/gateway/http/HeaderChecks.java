@@ -24,7 +24,8 @@ import io.vertx.core.http.HttpVersion;
  * does: one framing of its body (RFC 9112 §6), one {@code Host}, a {@code Connection} header that names nothing the
  * gateway reads or sets (it would take that header away behind the check), and, for a WebSocket upgrade, an RFC 6455
  * handshake. HTTP/2 carries no {@code Connection} nor {@code Transfer-Encoding}: Netty refuses such a stream (RFC
- * 9113 §8.2.2), so those checks find nothing there.
+ * 9113 §8.2.2), so those checks find nothing there; its field names and values must be well formed
+ * ({@link FieldSyntax}).
  */
 @ApplicationScoped
 class HeaderChecks {
@@ -54,6 +55,12 @@ class HeaderChecks {
     /** Why {@code request} is refused before its rules, or null when its head reads one way only. */
     Refusal refusal(HttpServerRequest request) {
         MultiMap headers = request.headers();
+        if (request.version() == HttpVersion.HTTP_2) {
+            String malformed = FieldSyntax.problem(headers);
+            if (malformed != null) {
+                return new Refusal(Reason.BAD_HEADER, malformed);
+            }
+        }
         if (headers.contains(HttpHeaders.TRANSFER_ENCODING)) {
             Refusal framing = framing(request);
             if (framing != null) {

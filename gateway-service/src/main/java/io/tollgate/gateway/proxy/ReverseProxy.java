@@ -161,22 +161,19 @@ public class ReverseProxy {
         Promise<Void> done = Promise.promise();
         Loop loop = loop();
         HttpClientRequest[] sent = new HttpClientRequest[1];
-        if (watcher != AnswerWatcher.NONE) {
-            AnswerWatcher once = new EndedOnce(watcher);
-            watcher = once;
-            HttpServerResponse response = request.response();
-            response.closeHandler(v -> {
-                if (!response.ended() && !once.readsRest()) { // else the answer is read for its usage all the same
-                    // the client went away before its answer was whole: the exchange is over for the watcher, and
-                    // the backend stops working for nobody
-                    once.ended(false);
-                    if (sent[0] != null) {
-                        sent[0].reset();
-                    }
+        ClientReset clientReset = ClientReset.of(request.response());
+        AnswerWatcher watching = watcher == AnswerWatcher.NONE ? watcher : new EndedOnce(watcher);
+        HttpServerResponse response = request.response();
+        response.closeHandler(v -> {
+            if (!response.ended() && !watching.readsRest()) { // else the answer is read for its usage all the same
+                // the client went away before its answer was whole: the exchange is over for the watcher, and the
+                // backend stops working for nobody, told as the client told the gateway (a gRPC cancel is CANCEL)
+                watching.ended(false);
+                if (sent[0] != null) {
+                    sent[0].reset(clientReset.code());
                 }
-            });
-        }
-        AnswerWatcher watching = watcher;
+            }
+        });
         (loop == null ? offLoop : loop.clients()).of(upstream.protocol()).request(options)
                 .compose(out -> {
                     sent[0] = out;
@@ -185,7 +182,7 @@ public class ReverseProxy {
                 })
                 // the answer is delivered on the context this chain is built on, the request's: relay sets the body's
                 // handlers in the turn the head arrives, before any of the body (Vert.x drops chunks no handler takes)
-                .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching))
+                .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching, clientReset))
                 .onFailure(err -> {
                     done.tryFail(failure(err, upstream, wait));
                     watching.ended(false);
@@ -249,7 +246,7 @@ public class ReverseProxy {
             if (piped.failed()) {
                 // the client's body broke off: the backend must see a broken request, never a short one as whole
                 out.exceptionHandler(QUIET); // the pipe took the handler and let it go
-                out.reset();
+                out.reset(ClientReset.code(piped.cause()));
             } else if (!response.isComplete()) {
                 out.idleTimeout(wait.millis());
             }
@@ -258,7 +255,7 @@ public class ReverseProxy {
     }
 
     private void relay(HttpClientResponse in, HttpServerResponse response, Consumer<MultiMap> extraHeaders,
-            Promise<Void> done, Loop loop, AnswerWatcher watcher) {
+            Promise<Void> done, Loop loop, AnswerWatcher watcher, ClientReset clientReset) {
         watcher.head(in.statusCode(), in.headers());
         response.setStatusCode(in.statusCode());
         response.setStatusMessage(in.statusMessage());
@@ -276,7 +273,7 @@ public class ReverseProxy {
                 // trailers (gRPC's grpc-status among them) go out with the answer's end, to a client that can take
                 // them: HTTP/2, or HTTP/1.1 chunked
                 ? new WatchedBody(relayed, watcher == AnswerWatcher.NONE ? null : watcher::body,
-                        mayTrail ? () -> HopByHop.copy(in.trailers(), response.trailers()) : null)
+                        mayTrail ? () -> endAsSent(in, response) : null)
                 : null;
         relayed = watched == null ? relayed : watched;
         // a usage still to come is read even when the client leaves or takes nothing (RestReader)
@@ -289,7 +286,7 @@ public class ReverseProxy {
                 rest.readRest();
             } else {
                 ended(watcher, false, loop, body);
-                in.request().reset();
+                in.request().reset(clientReset.code());
             }
             return;
         }
@@ -308,9 +305,28 @@ public class ReverseProxy {
                 // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
                 LOG.debugf("proxied answer broke off: %s", piped.cause().toString());
                 response.reset();
-                in.request().reset();
+                in.request().reset(clientReset.code());
             }
         });
+    }
+
+    /**
+     * Readies {@code response} to end as the upstream's answer ended, just before its end is written: with the
+     * answer's trailers when it has some (gRPC's {@code grpc-status} among them), and without an empty trailers frame
+     * when it has none. An answer that ended with its head, as gRPC's trailers-only answer does ({@code grpc-status} in
+     * one HEADERS frame with END_STREAM), so goes out as one HEADERS frame with END_STREAM, and without the
+     * {@code Content-Length: 0} Vert.x would add: the gateway adds no length the upstream did not send. (A gRPC
+     * client reads a status from a head only when that head ends the stream.)
+     */
+    private static void endAsSent(HttpClientResponse in, HttpServerResponse response) {
+        if (!response.headWritten() && !in.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
+            // this takes the place of Http2Answers' handler, which drops Connection: a relayed head has none (HopByHop)
+            response.headersEndHandler(v -> response.headers().remove(HttpHeaders.CONTENT_LENGTH));
+        }
+        MultiMap trailers = in.trailers();
+        if (!trailers.isEmpty()) {
+            HopByHop.copy(trailers, response.trailers());
+        }
     }
 
     /** The exchange is over: {@code watcher} is told, and the loop's stall watch lets go of the {@code body}. */

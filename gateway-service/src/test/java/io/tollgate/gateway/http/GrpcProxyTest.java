@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import com.google.protobuf.Int32Value;
 import com.google.protobuf.StringValue;
@@ -39,6 +41,9 @@ import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.GrpcEcho;
 import io.tollgate.gateway.support.H2Client;
 import io.tollgate.gateway.support.H2Client.Answer;
+import io.tollgate.gateway.support.InteropCall;
+import io.tollgate.gateway.support.InteropCase;
+import io.tollgate.gateway.support.InteropProtos;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -49,7 +54,9 @@ import io.vertx.core.json.JsonObject;
  * gateway's Vert.x. Unary and server-streaming calls pass with their messages, metadata and trailers; a limited call
  * reports {@code RESOURCE_EXHAUSTED} with its retry hint in the trailers the client reads, and never reaches the
  * server; the call's deadline reaches the server, and bounds how long the gateway waits for a silent one
- * ({@code DEADLINE_EXCEEDED}); an upstream that is down is {@code UNAVAILABLE}. Real sockets, a real Redis.
+ * ({@code DEADLINE_EXCEEDED}); an upstream that is down is {@code UNAVAILABLE}. grpc's interop cases end through
+ * the gateway as they end direct, the trailers-only answers among them (a status before any message, UNIMPLEMENTED,
+ * an empty stream): one HEADERS frame that ends the stream. Real sockets, a real Redis.
  */
 @QuarkusTest
 @WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "grpc", value = "true"))
@@ -214,6 +221,41 @@ class GrpcProxyTest {
                         CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), StringValue.of("anyone?")));
         assertThat(down.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(down.getStatus().getDescription()).contains("unreachable");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(InteropCase.class)
+    void grpcsInteropCaseEndsThroughTheGatewayAsItEndsDirect(InteropCase interop) throws Exception {
+        install("[" + rule("grpc.interop", "/" + InteropProtos.SERVICE + "/**", "api_key", 10_000, "1m", 10_000, "")
+                + "]");
+        ManagedChannel interopDirect = NettyChannelBuilder
+                .forAddress("127.0.0.1", Integer.parseInt(config("test.interop.port"))).usePlaintext().build();
+        try {
+            assertThat(interop.run(interopDirect)).as("direct").isEqualTo(interop.expected);
+            assertThat(interop.run(withKey(gateway))).as("through the gateway").isEqualTo(interop.expected);
+        } finally {
+            interopDirect.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aTrailersOnlyAnswerIsOneHeadThatEndsTheStreamWithTheRateLimitFieldsAndNoAddedLength() throws Exception {
+        install("[" + rule("grpc.interop", "/" + InteropProtos.SERVICE + "/**", "api_key", 10, "1m", 10, "") + "]");
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer answer = h2.send(HttpMethod.POST, "/" + InteropProtos.SERVICE + "/UnimplementedCall", grpcCall(),
+                    Buffer.buffer(new byte[]{0, 0, 0, 0, 0}));
+            assertThat(answer.headers().get("grpc-status")).as("the status, in the head").isEqualTo("12");
+            assertThat(answer.headers().get("ratelimit-policy")).isEqualTo("\"grpc.interop\";q=10;w=60");
+            assertThat(answer.headers().contains("content-length")).as("no length the server did not send").isFalse();
+            assertThat(answer.body()).isEmpty();
+            assertThat(answer.trailers().isEmpty()).as("no trailers frame after the head").isTrue();
+        }
+        // grpc-java reads the status of a head only when that head ends the stream
+        Metadata key = new Metadata();
+        key.put(GrpcEcho.API_KEY, apiKey);
+        InteropCall.Outcome unimplemented = InteropCall.start(gateway, InteropProtos.UNIMPLEMENTED_CALL, key)
+                .send(InteropProtos.message("Empty").build()).halfClose().outcome();
+        assertThat(unimplemented.code()).isEqualTo(Status.Code.UNIMPLEMENTED);
     }
 
     private StringValue say(ManagedChannel channel) {

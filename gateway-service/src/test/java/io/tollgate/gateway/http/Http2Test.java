@@ -4,20 +4,27 @@ import static io.tollgate.gateway.support.GatewayControl.backendCount;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
+import static io.tollgate.gateway.support.GatewayControl.metric;
 import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
@@ -25,11 +32,14 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.tollgate.gateway.support.DocumentedCurl;
+import io.tollgate.gateway.support.ErrorLines;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.H2Client;
 import io.tollgate.gateway.support.H2Client.Answer;
+import io.tollgate.gateway.support.RawH2;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.StreamResetException;
@@ -140,6 +150,73 @@ class Http2Test {
             Answer next = h2.get("/limited/after", "X-API-Key", apiKey);
             assertThat(next.status()).as("the connection serves its next stream").isEqualTo(200);
             assertThat(next.headers().get("RateLimit-Remaining")).as("the reset stream was not counted").isEqualTo("1");
+        }
+    }
+
+    @Test
+    void aClientsCancelReachesTheUpstreamAsCancelAndLogsNoError() throws Exception {
+        try (H2Client h2 = new H2Client(port(), false); ErrorLines errors = ErrorLines.collect()) {
+            // a request whose body is still to come, then one sent whole whose answer is awaited: each cancelled
+            HttpClientRequest uploading = h2.sendHead("/h2c/hold", apiKey);
+            uploading.write("the first part of a body");
+            awaitHeld(1);
+            uploading.reset(0x8);
+            await("the upstream's stream reset").atMost(Duration.ofSeconds(10)).until(() -> resetCodes().size() == 1);
+
+            HttpClientRequest waiting = h2.sendGet("/h2c/hold", apiKey);
+            awaitHeld(1);
+            waiting.reset(0x8);
+            await("the upstream's stream reset").atMost(Duration.ofSeconds(10)).until(() -> resetCodes().size() == 2);
+
+            assertThat(resetCodes()).as("CANCEL, as the client sent it, not NO_ERROR").containsExactly(8, 8);
+            assertThat(errors.lines()).as("a cancel is no error").isEmpty();
+        }
+    }
+
+    private static void awaitHeld(int held) {
+        await("the backend holds the request").atMost(Duration.ofSeconds(10)).until(() -> RestAssured.given()
+                .baseUri(config("test.backend.url")).get("/__held").jsonPath().getInt("held") == held);
+    }
+
+    private static List<Integer> resetCodes() {
+        return RestAssured.given().baseUri(config("test.backend.url")).get("/__hits").jsonPath()
+                .getList("resetCodes", Integer.class);
+    }
+
+    @Test
+    void theGatewayAdvertisesHowManyStreamsAConnectionMayOpen() throws Exception {
+        try (RawH2 raw = new RawH2(port())) {
+            assertThat(raw.serverSettings()).as("SETTINGS_MAX_CONCURRENT_STREAMS (0x3)").containsEntry(0x3, 100L);
+        }
+    }
+
+    /** RFC 9113 §8.2.1: what a request's field may not hold; each carries {@code forged}, which no answer may echo. */
+    static Stream<Arguments> malformedFields() {
+        return Stream.of(Arguments.of("a value with CR LF", "x-note", "1\r\nx-api-key: forged"),
+                Arguments.of("a value with NUL", "x-note", "1\0forged"),
+                Arguments.of("a name with a space", "x forged", "1"),
+                Arguments.of("a name with a colon", "x:forged", "1"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedFields")
+    void aMalformedHeaderIsA400ThatEchoesNoRawBytesAndCostsNothing(String what, String field, String sent)
+            throws Exception {
+        double before = metric("tollgate_refused_total{reason=\"bad-header\"}");
+        try (RawH2 raw = new RawH2(port())) {
+            RawH2.Answer answer = raw.get("/limited/malformed",
+                    List.of(new String[]{"x-api-key", apiKey}, new String[]{field, sent}));
+            assertThat(answer.status()).as(what + ": the client's fault, not the upstream's").isEqualTo(400);
+            JsonObject problem = new JsonObject(answer.body());
+            assertThat(problem.getString("type")).isEqualTo("bad-header");
+            assertThat(problem.getString("detail")).contains("RFC 9113 §8.2.1");
+            assertThat(answer.body()).as("no raw bytes echoed").doesNotContain("forged");
+        }
+        assertThat(metric("tollgate_refused_total{reason=\"bad-header\"}") - before).isEqualTo(1.0);
+        assertThat(backendHits()).as("the backend served").isZero();
+        try (H2Client h2 = new H2Client(port(), false)) {
+            Answer next = h2.get("/limited/after", "X-API-Key", apiKey);
+            assertThat(next.headers().get("RateLimit-Remaining")).as("the refusal was not counted").isEqualTo("1");
         }
     }
 

@@ -12,7 +12,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 /**
  * Starts what a gateway under test talks to: a {@link TestBackend}, a {@link TestRulesServer} and,
  * unless {@code store=memory} is passed, a private Redis; with {@code grpc=true}, a {@link GrpcEcho} routed
- * under {@code /tollgate.grpc.Echo/} and a gRPC route to nothing under {@code /tollgate.down.Echo/}; and points the
+ * under {@code /tollgate.grpc.Echo/}, an {@link InteropServer} under {@code /grpc.testing.TestService/} and
+ * {@code /grpc.testing.UnimplementedService/} ({@code test.interop.port}), and a gRPC route to nothing under
+ * {@code /tollgate.down.Echo/}; and points the
  * gateway at them. Tests reach them through the config keys this returns ({@code test.backend.url},
  * {@code test.grpc.port}, {@code tollgate.rules.url}, ...).
  */
@@ -29,6 +31,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
 
     private TestBackend backend;
     private GrpcEcho grpc;
+    private InteropServer interop;
     private TestRulesServer rules;
     private AutoCloseable redis;
     private SlowRedis slowRedis;
@@ -60,6 +63,14 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
                 config.put("tollgate.gateway.routes.grpc.url", "h2c://127.0.0.1:" + grpc.port());
                 config.put("tollgate.gateway.routes.grpc-down.prefix", "/tollgate.down.Echo/");
                 config.put("tollgate.gateway.routes.grpc-down.url", "h2c://127.0.0.1:" + closedPort());
+                // grpc's interop service, and the service of its unimplemented_service case, both to one server
+                interop = new InteropServer();
+                config.put("test.interop.port", Integer.toString(interop.port()));
+                config.put("tollgate.gateway.routes.interop.prefix", "/" + InteropProtos.SERVICE + "/");
+                config.put("tollgate.gateway.routes.interop.url", "h2c://127.0.0.1:" + interop.port());
+                config.put("tollgate.gateway.routes.interop-unimplemented.prefix",
+                        "/grpc.testing.UnimplementedService/");
+                config.put("tollgate.gateway.routes.interop-unimplemented.url", "h2c://127.0.0.1:" + interop.port());
             }
             config.put("tollgate.gateway.upstream-timeout", args.getOrDefault("upstream-timeout", "700ms"));
             config.put("tollgate.gateway.instance-id", "gw-test");
@@ -155,7 +166,7 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        for (AutoCloseable c : new AutoCloseable[]{backend, rules, grpc, slowRedis, redis}) {
+        for (AutoCloseable c : new AutoCloseable[]{backend, rules, grpc, interop, slowRedis, redis}) {
             try {
                 if (c != null) {
                     c.close();

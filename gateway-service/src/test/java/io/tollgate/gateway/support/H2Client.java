@@ -89,17 +89,31 @@ public final class H2Client implements AutoCloseable {
     }
 
     /**
-     * A POST of {@code uri} with {@code apiKey} whose HEADERS went out, its body still to come: the test resets or
-     * drops it; its own failure is not logged.
+     * A POST of {@code uri} with {@code apiKey} whose HEADERS went out, its body still to come (the test may write
+     * some): the test resets or drops it; its own failure is not logged.
      */
     public HttpClientRequest sendHead(String uri, String apiKey) throws Exception {
-        HttpClientRequest request = await(client.request(new RequestOptions().setMethod(HttpMethod.POST)
+        HttpClientRequest request = leftToTheTest(HttpMethod.POST, uri, apiKey);
+        request.setChunked(true); // the body may then be written without a length (HTTP/2 frames it)
+        await(request.sendHead());
+        return request;
+    }
+
+    /** A GET of {@code uri} with {@code apiKey}, sent whole, its answer not waited for: the test resets it. */
+    public HttpClientRequest sendGet(String uri, String apiKey) throws Exception {
+        HttpClientRequest request = leftToTheTest(HttpMethod.GET, uri, apiKey);
+        await(request.end());
+        return request;
+    }
+
+    /** A request the test ends as it means to: its own failure is not logged. */
+    private HttpClientRequest leftToTheTest(HttpMethod method, String uri, String apiKey) throws Exception {
+        HttpClientRequest request = await(client.request(new RequestOptions().setMethod(method)
                 .setHost("127.0.0.1").setPort(port).setURI(uri)));
         request.putHeader("X-API-Key", apiKey);
         request.exceptionHandler(endedByTheTest -> {
             // what the test means to do
         });
-        await(request.sendHead());
         return request;
     }
 

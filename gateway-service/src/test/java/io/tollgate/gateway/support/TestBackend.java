@@ -15,6 +15,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.StreamResetException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.PfxOptions;
@@ -22,7 +23,8 @@ import io.vertx.core.net.PfxOptions;
 /**
  * A real HTTP backend on a free port that counts its hits and answers with what it received (method, uri,
  * headers, body length and CRC-32, computed while streaming: nothing is held whole). Control paths under
- * {@code /__} are not counted: {@code /__hits} (with the broken exchanges below), {@code /__reset}.
+ * {@code /__} are not counted: {@code /__hits} (with the broken exchanges below and {@code resetCodes}, the codes of
+ * the HTTP/2 resets of held answers), {@code /__reset}.
  * {@code /download/<n>} streams n bytes; {@code /slow} never answers; {@code /break/<n>} sends n bytes of
  * an answer it declares longer ({@code ?length=<m>}: as Content-Length m, else chunked), then cuts the connection;
  * {@code /stall/<n>} sends n bytes of a chunked answer, then nothing more, and keeps the connection open;
@@ -31,7 +33,7 @@ import io.vertx.core.net.PfxOptions;
  * {@code /usage/json/<v>} at {@code /usage/total_tokens} of a JSON body, {@code /usage/sse/<v>} in the last
  * event but one of a {@code text/event-stream} answer (then {@code data: [DONE]}); {@code <v>} is sent as it is
  * (nonsense included); compressed ones under {@code /coded/} ({@link CompressedAnswers}), long ones under
- * {@code /long/} ({@link LongAnswers}). {@code /hold} answers
+ * {@code /long/} ({@link LongAnswers}). {@code /hold} (and {@code /h2c/hold}) answers
  * only when {@code /__release} is called; {@code /__held} says how many wait. {@code .../trailers} answers with a
  * body and the trailers {@code grpc-status: 0} and {@code X-Checksum}, as a gRPC server ends a call. The backend
  * speaks HTTP/1.1 and, by prior knowledge, HTTP/2 in clear text (h2c); the echo says which ({@code version}).
@@ -51,6 +53,8 @@ public final class TestBackend implements AutoCloseable {
     private final AtomicLong uploadsBroken = new AtomicLong();
     /** URIs of the downloads that broke off, once per break: their count is {@code downloadsBroken}. */
     private final Queue<String> brokenDownloads = new ConcurrentLinkedQueue<>();
+    /** The codes of the HTTP/2 resets of held answers ({@code /hold}), in the order they came. */
+    private final Queue<Long> resetCodes = new ConcurrentLinkedQueue<>();
     private final HttpServer server;
     /** Answers of {@code /hold} not given yet. */
     private final Queue<HttpServerResponse> held = new ConcurrentLinkedQueue<>();
@@ -100,6 +104,7 @@ public final class TestBackend implements AutoCloseable {
                     .put("uploadsBroken", uploadsBroken.get())
                     .put("downloadsBroken", brokenDownloads.size())
                     .put("brokenDownloads", new JsonArray(List.copyOf(brokenDownloads)))
+                    .put("resetCodes", new JsonArray(List.copyOf(resetCodes)))
                     .encode());
             return;
         }
@@ -108,6 +113,7 @@ public final class TestBackend implements AutoCloseable {
                 counter.set(0);
             }
             brokenDownloads.clear();
+            resetCodes.clear();
             request.response().end("{}");
             return;
         }
@@ -126,9 +132,14 @@ public final class TestBackend implements AutoCloseable {
             return;
         }
         hits.incrementAndGet();
-        if (path.equals("/hold")) {
+        if (path.equals("/hold") || path.equals("/h2c/hold")) {
             HttpServerResponse response = request.response();
             response.closeHandler(v -> held.remove(response));
+            response.exceptionHandler(e -> {
+                if (e instanceof StreamResetException reset) {
+                    resetCodes.add(reset.getCode());
+                }
+            });
             held.add(response);
             return;
         }
