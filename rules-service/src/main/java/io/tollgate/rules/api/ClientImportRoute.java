@@ -117,10 +117,7 @@ class ClientImportRoute {
             // the rest of the body is not wanted: the connection cannot carry another request after it
             ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
         }
-        ctx.response()
-                .setStatusCode(problem.status())
-                .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
-                .end(problems.json(problem));
+        problems.send(ctx.response(), problem);
     }
 
     private String json(Object value) {

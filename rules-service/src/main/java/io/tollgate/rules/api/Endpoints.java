@@ -62,10 +62,7 @@ public class Endpoints {
                 ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
             }
             refused.headers().forEach(ctx.response()::putHeader);
-            ctx.response()
-                    .setStatusCode(refused.problem().status())
-                    .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
-                    .end(problems.json(refused.problem()));
+            problems.send(ctx.response(), refused.problem());
         }
     }
 }

@@ -43,11 +43,8 @@ class HttpEdge {
      */
     private void refuseParameters(RoutingContext ctx) {
         if (ctx.request().path() != null && ctx.request().path().indexOf(';') >= 0) {
-            ctx.response()
-                    .setStatusCode(400)
-                    .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
-                    .end(problems.json(new Problem("path-parameter", "Parameter in the path", 400,
-                            "no path of this service takes a ';' parameter: leave it out")));
+            problems.send(ctx.response(), new Problem("path-parameter", "Parameter in the path", 400,
+                    "no path of this service takes a ';' parameter: leave it out"));
             return;
         }
         ctx.next();
@@ -67,11 +64,8 @@ class HttpEdge {
         String length = ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH);
         if (length != null && tooLong(length) && !ClientImportRoute.owns(ctx.request())) {
             // answered before the body is read; chunked bodies are measured by the endpoint instead
-            ctx.response()
-                    .setStatusCode(413)
-                    .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
-                    .putHeader(HttpHeaders.CONNECTION, "close")
-                    .end(problems.json(tooLarge()));
+            ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+            problems.send(ctx.response(), tooLarge());
             return;
         }
         ctx.next();

@@ -17,6 +17,8 @@ import io.tollgate.rules.domain.RuleValidationException;
 import io.tollgate.rules.store.EntryRejectedException;
 import io.tollgate.rules.store.ImportRejectedException;
 import io.tollgate.rules.store.WriteRejectedException;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
 
 /** Turns every failure into an RFC 9457 {@code application/problem+json} answer. */
 @Singleton
@@ -90,6 +92,13 @@ class ProblemMappers {
     Response unexpected(Exception e) {
         LOG.error("unexpected failure", e);
         return answer(new Problem("internal-error", "Internal error", 500, "see the rules service's log"));
+    }
+
+    /** Sends {@code problem} as the whole answer on the Vert.x router, with its status, as problem+json. */
+    void send(HttpServerResponse response, Problem problem) {
+        response.setStatusCode(problem.status())
+                .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
+                .end(json(problem));
     }
 
     Response answer(Problem problem) {

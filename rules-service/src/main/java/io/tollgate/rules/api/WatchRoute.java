@@ -89,24 +89,17 @@ class WatchRoute {
             }
             open(ctx, since);
         } catch (NumberFormatException e) {
-            ctx.response()
-                    .setStatusCode(400)
-                    .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
-                    .end(problems.json(new Problem("bad-request", "Bad since", 400,
-                            "since (or Last-Event-ID) must be a version, a whole number >= 0; was " + given)));
+            problems.send(ctx.response(), new Problem("bad-request", "Bad since", 400,
+                    "since (or Last-Event-ID) must be a version, a whole number >= 0; was " + given));
         }
     }
 
     private void open(RoutingContext ctx, long since) {
         Runnable release = slots.take();
         if (release == null) {
-            ctx.response()
-                    .setStatusCode(503)
-                    .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
-                    .putHeader("Retry-After", Long.toString(FULL_RETRY_AFTER_SECONDS))
-                    .end(problems.json(new Problem("too-many-streams", "Too many watch streams", 503,
-                            "this instance has its " + slots.max()
-                                    + " watch streams (tollgate.watch.max-streams) open: retry later")));
+            ctx.response().putHeader("Retry-After", Long.toString(FULL_RETRY_AFTER_SECONDS));
+            problems.send(ctx.response(), new Problem("too-many-streams", "Too many watch streams", 503,
+                    "this instance has its " + slots.max() + " watch streams (tollgate.watch.max-streams) open: retry later"));
             return;
         }
         ctx.response().closeHandler(v -> release.run());
