@@ -45,7 +45,8 @@ class DocsRunTest {
             "needs-kubernetes", "it needs a Kubernetes cluster",
             "needs-unpackaged-tool", "it needs a tool that no package registry reached here serves",
             "needs-tls-stack", "it needs the gateway's HTTPS port, which ./tollgate up --tls opens",
-            "another-stack", "it starts, or talks to, a stack other than the one up starts: up itself, the tests, dev mode, a benchmark");
+            "another-stack",
+            "it starts, or talks to, a stack other than the one up starts: up itself, the tests, dev mode, a benchmark");
     static final String SHAPE_ONLY = "<!-- example: shape-only";
     static final String UNTIL_STOPPED = "<!-- example: runs-until-stopped";
     private static final Pattern REASON = Pattern.compile("^<!-- example: not-run \\(([a-z-]+)[:)]");
@@ -62,6 +63,8 @@ class DocsRunTest {
     private static List<String> controlPlane;
     /** Every shell block of every page, and what became of it: the list the runner leaves in target/docs-run. */
     private static final List<String> LEDGER = new ArrayList<>();
+    /** How many answers were compared with the one their page shows. */
+    private static int compared;
 
     @BeforeAll
     static void startTheStack() throws IOException {
@@ -98,8 +101,13 @@ class DocsRunTest {
         pages.add(DocBlocks.root().resolve("README.md"));
         pages.add(DocBlocks.root().resolve("docs/getting-started.md"));
         DocBlocks.pages().stream().filter(p -> !pages.contains(p)).forEach(pages::add);
-        return pages.stream().map(page -> DynamicTest.dynamicTest(DocBlocks.root().relativize(page).toString(),
-                () -> runs(page)));
+        Stream<DynamicTest> eachPage = pages.stream().map(
+                page -> DynamicTest.dynamicTest(DocBlocks.root().relativize(page).toString(), () -> runs(page)));
+        return Stream.concat(eachPage, Stream.of(DynamicTest.dynamicTest("the pages' blocks ran", () -> {
+            assertThat(LEDGER.stream().filter(l -> l.endsWith(" run")).count()).as("shell blocks run")
+                    .isGreaterThanOrEqualTo(50);
+            assertThat(compared).as("answers compared with what the pages show").isGreaterThanOrEqualTo(15);
+        })));
     }
 
     private static void runs(Path page) {
@@ -159,8 +167,12 @@ class DocsRunTest {
         if (!shown || stream) {
             return null;
         }
+        if (DocShapes.promises(next.text())) {
+            compared++;
+        }
         String mismatch = DocShapes.mismatch(next.text(), result.output(), next.marker().startsWith(SHAPE_ONLY));
-        return mismatch == null ? null
+        return mismatch == null
+                ? null
                 : block.where() + ": " + mismatch + "\n--- the page shows:\n" + next.text() + "--- the stack printed:\n"
                         + result.printed();
     }

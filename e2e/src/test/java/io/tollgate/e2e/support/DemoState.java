@@ -99,7 +99,8 @@ public final class DemoState {
             String query = cursor == null ? "?limit=1000" : "?limit=1000&cursor=" + cursor;
             JsonNode page = Stack.json(Http.get(stack.rulesService().url(path + query), Stack.ADMIN).body());
             page.path(array).forEach(entry -> values.add(entry.path(field).asText()));
-            cursor = page.path("next").isTextual() && !page.path("next").asText().isEmpty() ? page.path("next").asText()
+            cursor = page.path("next").isTextual() && !page.path("next").asText().isEmpty()
+                    ? page.path("next").asText()
                     : null;
         } while (cursor != null);
         return values;
@@ -115,10 +116,8 @@ public final class DemoState {
     }
 
     private static void flush(String address) {
-        int colon = address.lastIndexOf(':');
         try {
-            Process flush = new ProcessBuilder("redis-cli", "-h", address.substring(0, colon), "-p",
-                    address.substring(colon + 1), "FLUSHALL").redirectErrorStream(true).start();
+            Process flush = new ProcessBuilder("redis-cli", "-u", address, "FLUSHALL").redirectErrorStream(true).start();
             String said = new String(flush.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (flush.waitFor() != 0 || !said.equals("OK")) {
                 throw new IllegalStateException("FLUSHALL on " + address + ": " + said);

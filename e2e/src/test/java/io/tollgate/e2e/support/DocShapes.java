@@ -26,6 +26,13 @@ public final class DocShapes {
     private DocShapes() {
     }
 
+    /** Whether a block a page shows promises a shape (statuses, an answer with its status line, a JSON object). */
+    public static boolean promises(String shown) {
+        String page = shown.strip();
+        JsonNode json = json(page);
+        return STATUSES.matcher(page).matches() || STATUS_LINE.matcher(page).find() || json != null && json.isObject();
+    }
+
     /**
      * What differs between what the page shows and what the command printed, by shape; null when they agree.
      * {@code shapeOnly}: a line of statuses need only be as long, start alike and hold no other status.
