@@ -10,13 +10,16 @@ import java.util.stream.Stream;
 
 /**
  * The fenced code blocks of the user documentation ({@code docs/*.md}), for the tests that keep its examples
- * true: this module's {@code DocumentedRulesTest} and the rules service's {@code DocumentedCallsTest}. A block
- * right after the line {@code <!-- example: not-run (why) -->} is marked as one that cannot run as written.
+ * true: this module's {@code DocumentedRulesTest} and e2e's {@code DocsRunTest}. A block
+ * right after the line {@code <!-- example: not-run (why) -->} is marked as one that cannot run as written; the
+ * line right before a block, when it is such a comment, is the block's marker.
  */
 public final class DocBlocks {
 
     /** The marker line that excludes the next block from every check. */
     public static final String NOT_RUN = "<!-- example: not-run";
+    /** How every marker line starts. */
+    private static final String MARKER = "<!-- example:";
 
     /**
      * One fenced block.
@@ -29,14 +32,19 @@ public final class DocBlocks {
      * the first word after the fence ({@code json}, {@code yaml}, {@code sh}), empty when none
      * @param text
      * its content, without the fences
-     * @param notRun
-     * whether the line before it marks it as not runnable
+     * @param marker
+     * the {@code <!-- example: ... -->} line right before it, empty when none
      */
-    public record Block(Path page, int line, String language, String text, boolean notRun) {
+    public record Block(Path page, int line, String language, String text, String marker) {
+
+        /** Whether the line before it marks it as one that cannot run as written. */
+        public boolean notRun() {
+            return marker.startsWith(NOT_RUN);
+        }
 
         /** {@code docs/rules.md:12}, for messages. */
         public String where() {
-            return "docs/" + page.getFileName() + ":" + line;
+            return root().relativize(page.toAbsolutePath()) + ":" + line;
         }
     }
 
@@ -84,7 +92,7 @@ public final class DocBlocks {
                 for (i++; i < lines.size() && !lines.get(i).startsWith("```"); i++) {
                     text.append(lines.get(i)).append('\n');
                 }
-                blocks.add(new Block(page, start + 1, language, text.toString(), previous.startsWith(NOT_RUN)));
+                blocks.add(new Block(page, start + 1, language, text.toString(), previous.startsWith(MARKER) ? previous : ""));
                 previous = "";
             } else if (!line.isBlank()) {
                 previous = line.strip();

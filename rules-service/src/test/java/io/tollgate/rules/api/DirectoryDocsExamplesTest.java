@@ -25,7 +25,7 @@ import io.tollgate.rules.domain.DirectoryCodec;
 
 /**
  * The directory's examples in the docs hold: the NDJSON of a bulk import imports, and the page of changes shown
- * reads as gateways read pages. (The calls around them run in {@link DocumentedCallsTest}.)
+ * reads as gateways read pages. (The calls around them run in e2e's {@code DocsRunTest}.)
  */
 @QuarkusTest
 @WithTestResource(value = TestDatabase.class, scope = TestResourceScope.GLOBAL)
