@@ -6,24 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import io.tollgate.counter.testing.RedisNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import io.tollgate.counter.testing.Draws;
+import io.tollgate.counter.testing.RedisNode;
+import io.tollgate.counter.testing.Seeded;
 
 /**
  * For random sequences of (time step, check, settlement or release, policy, policy changes), the Lua scripts on a
  * real Redis and the Java side give the SAME decisions and peeks and store the same: each reference model alone,
- * and {@link InMemoryCounters} for multi-key calls mixing algorithms.
+ * and {@link InMemoryCounters} for multi-key calls mixing algorithms. 300 cases each ({@link Seeded}: a failure
+ * names its seed and the smallest case found).
  */
 class ScriptModelPropertyTest {
 
@@ -42,13 +37,25 @@ class ScriptModelPropertyTest {
     record Op(long stepMicros, long cost, int policyChoice, Action action, long delta) {
     }
 
-    @BeforeContainer
+    /** A bucket's numbers, before they become a policy of one algorithm. */
+    record Shape(long limit, long periodMs, long burst) {
+    }
+
+    /** One key of {@code algorithm}, its two policies, where the clock starts after the base moment, the steps. */
+    record OneKey(Algorithm algorithm, Shape first, Shape second, long offset, List<Op> ops) {
+    }
+
+    /** {@code keyCount} keys, two policies each from the pool, where the clock starts, the steps. */
+    record MixedKeys(int keyCount, List<Policy> pool, long offset, List<Op> ops) {
+    }
+
+    @BeforeAll
     static void startRedis() {
         redis = new RedisNode();
         client = ScriptClient.standalone(redis.address());
     }
 
-    @AfterContainer
+    @AfterAll
     static void stopRedis() {
         client.close();
         redis.close();
@@ -59,11 +66,23 @@ class ScriptModelPropertyTest {
      * stored value and its expiry as they were, and the steps after it still decide as the model, which never
      * saw it. After each step Redis holds what the model holds, and a key written expires when the model says.
      */
-    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
-    void each_model_decides_settles_and_peeks_as_its_script(@ForAll Algorithm algorithm,
-            @ForAll("shapes") long[] first, @ForAll("shapes") long[] second, @ForAll("offsets") long offset,
-            @ForAll("ops") List<Op> ops) {
-        List<Policy> policies = List.of(policy(algorithm, first), policy(algorithm, second));
+    @Test
+    void each_model_decides_settles_and_peeks_as_its_script() {
+        Seeded.forAll(300, d -> new OneKey(d.of(Algorithm.class), shape(d), shape(d), offset(d), ops(d)),
+                ScriptModelPropertyTest::decidesSettlesAndPeeksAsItsScript);
+    }
+
+    @Test
+    void in_memory_counters_decide_settle_and_release_as_the_script_for_mixed_multi_key_calls() {
+        Seeded.forAll(300, d -> new MixedKeys(d.between(1, 3), policyPool(d), offset(d), ops(d)),
+                ScriptModelPropertyTest::inMemoryCountersDecideAsTheScript);
+    }
+
+    private static void decidesSettlesAndPeeksAsItsScript(OneKey one) {
+        Algorithm algorithm = one.algorithm();
+        long offset = one.offset();
+        List<Op> ops = one.ops();
+        List<Policy> policies = List.of(policy(algorithm, one.first()), policy(algorithm, one.second()));
         String key = CounterKeys.key("p-" + UUID.randomUUID(), "c");
         CounterModel model = CounterModel.of(algorithm);
         BucketState state = null;
@@ -130,10 +149,11 @@ class ScriptModelPropertyTest {
         }
     }
 
-    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
-    void in_memory_counters_decide_settle_and_release_as_the_script_for_mixed_multi_key_calls(
-            @ForAll @IntRange(min = 1, max = 3) int keyCount, @ForAll("policyPool") List<Policy> pool,
-            @ForAll("offsets") long offset, @ForAll("ops") List<Op> ops) {
+    private static void inMemoryCountersDecideAsTheScript(MixedKeys mixed) {
+        int keyCount = mixed.keyCount();
+        List<Policy> pool = mixed.pool();
+        long offset = mixed.offset();
+        List<Op> ops = mixed.ops();
         String who = "m-" + UUID.randomUUID();
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < keyCount; i++) {
@@ -221,47 +241,46 @@ class ScriptModelPropertyTest {
         };
     }
 
-    @Provide
-    Arbitrary<long[]> shapes() {
-        Arbitrary<Long> limit = Arbitraries.longs().between(1, 40);
-        Arbitrary<Long> periodMs = Arbitraries.of(1L, 3L, 10L, 100L, 250L, 1000L, 7000L, 60_000L, 3_600_000L);
-        Arbitrary<Long> burst = Arbitraries.longs().between(1, 50);
-        return Combinators.combine(limit, periodMs, burst).as((l, p, b) -> new long[]{l, p, b});
+    private static Shape shape(Draws d) {
+        return new Shape(d.between(1L, 40L), d.of(1L, 3L, 10L, 100L, 250L, 1000L, 7000L, 60_000L, 3_600_000L),
+                d.between(1L, 50L));
     }
 
-    @Provide
-    Arbitrary<List<Policy>> policyPool() {
-        Arbitrary<Policy> policy = Combinators.combine(Arbitraries.of(Algorithm.class), shapes()).as(this::policy);
-        return policy.list().ofSize(6);
+    /** Six policies, of any algorithm: key i takes the (2i)th or the (2i+1)th. */
+    private static List<Policy> policyPool(Draws d) {
+        return d.list(6, 6, p -> policy(p.of(Algorithm.class), shape(p)));
     }
 
-    @Provide
-    Arbitrary<Long> offsets() {
-        return Arbitraries.longs().between(0, RedisScriptTestBase.DAY_US / 2);
+    private static long offset(Draws d) {
+        return d.between(0, RedisScriptTestBase.DAY_US / 2);
     }
 
-    @Provide
-    Arbitrary<List<Op>> ops() {
-        Arbitrary<Long> step = Arbitraries.frequencyOf(
-                Tuple.of(3, Arbitraries.just(0L)),
-                Tuple.of(4, Arbitraries.longs().between(1, 2_000)),
-                Tuple.of(4, Arbitraries.longs().between(1, 3_000_000)),
-                Tuple.of(1, Arbitraries.longs().between(0, 7_200_000_000L)));
-        Arbitrary<Long> cost = Arbitraries.frequencyOf(
-                Tuple.of(8, Arbitraries.just(1L)),
-                Tuple.of(2, Arbitraries.longs().between(2, 60)));
-        Arbitrary<Integer> choice = Arbitraries.integers().between(0, 7);
-        Arbitrary<Action> action = Arbitraries.frequencyOf(
-                Tuple.of(5, Arbitraries.just(Action.CHECK)),
-                Tuple.of(3, Arbitraries.just(Action.SETTLE)),
-                Tuple.of(2, Arbitraries.just(Action.RELEASE)));
+    private static List<Op> ops(Draws d) {
+        return d.list(1, 40, ScriptModelPropertyTest::op);
+    }
+
+    private static Op op(Draws d) {
+        long step = switch (d.weighted(3, 4, 4, 1)) {
+            case 0 -> 0L;
+            case 1 -> d.between(1L, 2_000L);
+            case 2 -> d.between(1L, 3_000_000L);
+            default -> d.between(0L, 7_200_000_000L);
+        };
+        long cost = d.weighted(8, 2) == 0 ? 1L : d.between(2L, 60L);
+        int choice = d.between(0, 7);
+        Action action = switch (d.weighted(5, 3, 2)) {
+            case 0 -> Action.CHECK;
+            case 1 -> Action.SETTLE;
+            default -> Action.RELEASE;
+        };
         // what a request really used less what its check spent: none, a little, a lot, the most a call takes
-        Arbitrary<Long> delta = Arbitraries.frequencyOf(
-                Tuple.of(2, Arbitraries.just(0L)),
-                Tuple.of(6, Arbitraries.longs().between(-60, 60)),
-                Tuple.of(1, Arbitraries.longs().between(-100_000, 100_000)),
-                Tuple.of(1, Arbitraries.of(Policy.MAX_COST, -Policy.MAX_COST)));
-        return Combinators.combine(step, cost, choice, action, delta).as(Op::new).list().ofMinSize(1).ofMaxSize(40);
+        long delta = switch (d.weighted(2, 6, 1, 1)) {
+            case 0 -> 0L;
+            case 1 -> d.between(-60L, 60L);
+            case 2 -> d.between(-100_000L, 100_000L);
+            default -> d.of(Policy.MAX_COST, -Policy.MAX_COST);
+        };
+        return new Op(step, cost, choice, action, delta);
     }
 
     /** The stored value as text and its expiry, e.g. {@code t:8:<since>:<full_at> until 1796256001700}. */
@@ -269,15 +288,16 @@ class ScriptModelPropertyTest {
         return StoredValues.describeKey(client, key) + " until " + client.send("PEXPIRETIME", key);
     }
 
-    private Policy policy(Algorithm algorithm, long[] shape) {
+    private static Policy policy(Algorithm algorithm, Shape shape) {
         if (algorithm == Algorithm.CALENDAR_WINDOW) {
             // a window that ends within the day after the base moment: the ops start before or after its end
-            return Policy.calendarWindow(shape[0], RedisScriptTestBase.base() / 1_000_000 + shape[1] % 86_400, 1);
+            return Policy.calendarWindow(shape.limit(),
+                    RedisScriptTestBase.base() / 1_000_000 + shape.periodMs() % 86_400, 1);
         }
         if (algorithm == Algorithm.CONCURRENCY) {
             // a few slots, so some checks are rejected; each check takes a fresh lease id in place of this one
-            return Policy.lease(1 + shape[0] % 4, shape[1], 1);
+            return Policy.lease(1 + shape.limit() % 4, shape.periodMs(), 1);
         }
-        return new Policy(algorithm, shape[0], shape[1], shape[2]);
+        return new Policy(algorithm, shape.limit(), shape.periodMs(), shape.burst());
     }
 }

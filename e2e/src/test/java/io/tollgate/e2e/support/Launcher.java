@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,24 @@ public final class Launcher {
      * environment; fails when it takes longer than {@code atMost}, after ending it.
      */
     public static Run run(Map<String, String> env, Duration atMost, String... args) {
-        ProcessBuilder builder = new ProcessBuilder(command(args)).directory(Repo.path(".").toFile())
+        List<String> command = new ArrayList<>(List.of("bash", Repo.path("tollgate").toString()));
+        command.addAll(List.of(args));
+        return execute(command, env, atMost, "./tollgate " + String.join(" ", args));
+    }
+
+    /**
+     * Runs one function of {@code ./tollgate} with {@code args}: the launcher sourced (it then only defines its
+     * functions), as bash runs it, in the repository; fails when it takes longer than {@code atMost}.
+     */
+    public static Run function(Duration atMost, String function, String... args) {
+        List<String> command = new ArrayList<>(List.of("bash", "-c", "source \"$1\" && shift && \"$@\"", "launcher",
+                Repo.path("tollgate").toString(), function));
+        command.addAll(List.of(args));
+        return execute(command, Map.of(), atMost, "the launcher's " + function + " " + String.join(" ", args));
+    }
+
+    private static Run execute(List<String> command, Map<String, String> env, Duration atMost, String what) {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(Repo.path(".").toFile())
                 .redirectErrorStream(true);
         env.forEach((name, value) -> {
             if (value == null) {
@@ -46,8 +64,7 @@ public final class Launcher {
             String printed = Files.readString(output, StandardCharsets.UTF_8);
             Files.delete(output);
             if (!ended) {
-                throw new AssertionError("./tollgate " + String.join(" ", args) + " ran longer than " + atMost
-                        + ":\n" + printed);
+                throw new AssertionError(what + " ran longer than " + atMost + ":\n" + printed);
             }
             return new Run(process.exitValue(), printed);
         } catch (IOException e) {
@@ -56,11 +73,5 @@ public final class Launcher {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-    }
-
-    private static List<String> command(String... args) {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", Repo.path("tollgate").toString()));
-        command.addAll(List.of(args));
-        return command;
     }
 }

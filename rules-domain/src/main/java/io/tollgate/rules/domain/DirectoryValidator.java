@@ -56,7 +56,7 @@ public final class DirectoryValidator {
             } else {
                 Limits override = overrides.get(ruleId);
                 boolean blocks = override.limit() != null && override.limit() == 0;
-                long capacity = rule.capacity(override.limitOver(rule), override.burstOver(rule));
+                long capacity = rule.capacity(override.limitOr(rule.limit()), override.burstOr(rule.burst()));
                 if (!blocks && capacity < rule.cost()) {
                     errors.add(new FieldError("overrides." + ruleId, null, "holds at most " + capacity
                             + ", less than the rule's cost " + rule.cost() + ": a request could never pass"));

@@ -33,9 +33,9 @@ public record Effective(long limit, Duration period, long burst, String source, 
 
     /** What {@code limits} make of {@code rule}, reported as {@code source}. */
     public static Effective of(Rule rule, Limits limits, String source) {
-        long limit = limits.limitOver(rule);
-        Duration period = limits.periodOver(rule);
-        long burst = limits.burstOver(rule);
+        long limit = limits.limitOr(rule.limit());
+        Duration period = limits.periodOr(rule.period());
+        long burst = limits.burstOr(rule.burst());
         Policy policy = limit == 0 ? null : new Policy(rule.algorithm(), limit, period.toMillis(), burst, rule.cost());
         return new Effective(limit, period, burst, source, policy);
     }

@@ -29,12 +29,12 @@ public @interface HttpMethod {
 
     Class<? extends Payload>[] payload() default {};
 
-    /** Looks the method up in {@link RuleValidator#METHODS}. */
+    /** Looks the method up in the methods a rule may name. */
     class Check implements ConstraintValidator<HttpMethod, String> {
 
         @Override
         public boolean isValid(String method, ConstraintValidatorContext context) {
-            return method == null || RuleValidator.METHODS.contains(method);
+            return method == null || Constraints.METHODS.contains(method);
         }
     }
 }

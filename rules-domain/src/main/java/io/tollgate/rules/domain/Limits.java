@@ -1,6 +1,6 @@
 package io.tollgate.rules.domain;
 
-import static io.tollgate.rules.domain.RuleValidator.AT_LEAST;
+import static io.tollgate.rules.domain.Constraints.AT_LEAST;
 
 import java.time.Duration;
 
@@ -29,21 +29,24 @@ public record Limits(
         @PositivePeriod @JsonSerialize(using = WireSerializers.PeriodSerializer.class) Duration period,
         @Min(value = 1, message = AT_LEAST) Long burst) {
 
-    /** The limit these numbers give {@code rule}. */
-    public long limitOver(Rule rule) {
-        return limit != null ? limit : rule.limit();
+    /** The limit these numbers give a rule whose own is {@code ruleLimit}. */
+    public long limitOr(long ruleLimit) {
+        return limit != null ? limit : ruleLimit;
     }
 
-    /** The period these numbers give {@code rule}. */
-    public Duration periodOver(Rule rule) {
-        return period != null ? period : rule.period();
+    /** The period these numbers give a rule whose own is {@code rulePeriod}. */
+    public Duration periodOr(Duration rulePeriod) {
+        return period != null ? period : rulePeriod;
     }
 
-    /** The burst these numbers give {@code rule}: their own, else the limit they set, else the rule's. */
-    public long burstOver(Rule rule) {
+    /**
+     * The burst these numbers give a rule whose own is {@code ruleBurst}: their own, else the limit they set, else
+     * the rule's.
+     */
+    public long burstOr(long ruleBurst) {
         if (burst != null) {
             return burst;
         }
-        return limit != null ? Math.max(1, limit) : rule.burst();
+        return limit != null ? Math.max(1, limit) : ruleBurst;
     }
 }

@@ -1,16 +1,16 @@
 package io.tollgate.rules.domain;
 
-import static io.tollgate.rules.domain.RuleValidator.AT_LEAST;
-import static io.tollgate.rules.domain.RuleValidator.AT_MOST;
-import static io.tollgate.rules.domain.RuleValidator.AT_MOST_ENTRIES;
-import static io.tollgate.rules.domain.RuleValidator.ID_MISMATCH;
-import static io.tollgate.rules.domain.RuleValidator.ID_REGEX;
-import static io.tollgate.rules.domain.RuleValidator.KEY_REQUIRED;
-import static io.tollgate.rules.domain.RuleValidator.MAX_DESCRIPTION;
-import static io.tollgate.rules.domain.RuleValidator.MAX_PLANS;
-import static io.tollgate.rules.domain.RuleValidator.PERIOD_REQUIRED;
-import static io.tollgate.rules.domain.RuleValidator.REQUIRED;
-import static io.tollgate.rules.domain.RuleValidator.TOO_LONG;
+import static io.tollgate.rules.domain.Constraints.AT_LEAST;
+import static io.tollgate.rules.domain.Constraints.AT_MOST;
+import static io.tollgate.rules.domain.Constraints.AT_MOST_ENTRIES;
+import static io.tollgate.rules.domain.Constraints.ID_MISMATCH;
+import static io.tollgate.rules.domain.Constraints.ID_REGEX;
+import static io.tollgate.rules.domain.Constraints.KEY_REQUIRED;
+import static io.tollgate.rules.domain.Constraints.MAX_DESCRIPTION;
+import static io.tollgate.rules.domain.Constraints.MAX_PLANS;
+import static io.tollgate.rules.domain.Constraints.PERIOD_REQUIRED;
+import static io.tollgate.rules.domain.Constraints.REQUIRED;
+import static io.tollgate.rules.domain.Constraints.TOO_LONG;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -113,7 +113,7 @@ public record Rule(
         @JsonIgnore Leasing leasing) {
 
     /** The largest cost a rule may give a request. */
-    public static final long MAX_COST = 1_000_000_000L;
+    public static final long MAX_COST = Constraints.MAX_COST;
 
     /** How long a {@code concurrency} rule's lease holds a slot when its gateway dies, unless the rule says. */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);

@@ -78,13 +78,13 @@ final class RuleReader {
         Duration lease = null;
         Leasing leasing = null;
         if (algorithm == Algorithm.CONCURRENCY) {
-            lease = in.parsed(node, "lease", Periods::parse, RuleValidator.SLOT_LEASE);
+            lease = in.parsed(node, "lease", Periods::parse, Constraints.SLOT_LEASE);
         } else if (in.reported("algorithm")) {
             // which form lease takes follows the algorithm, unknown here: only what neither form reads is reported
             in.parsed(node, "lease", text -> Leasing.fromWireName(text).map(Object.class::cast)
                     .or(() -> Periods.parse(text)), "auto or off, or with concurrency a duration (60s, 5m)");
         } else {
-            leasing = in.parsed(node, "lease", Leasing::fromWireName, RuleValidator.TOKEN_LEASE);
+            leasing = in.parsed(node, "lease", Leasing::fromWireName, Constraints.TOKEN_LEASE);
         }
         FailureMode failureMode = in.parsed(node, "failure_mode", FailureMode::fromWireName,
                 "open, closed or local");

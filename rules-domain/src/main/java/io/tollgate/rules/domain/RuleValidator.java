@@ -24,31 +24,11 @@ import io.tollgate.counter.Algorithm;
 public final class RuleValidator {
 
     /** The id pattern, as text for {@code @Pattern}. */
-    public static final String ID_REGEX = "^[a-z0-9][a-z0-9._-]{0,62}$";
+    public static final String ID_REGEX = Constraints.ID_REGEX;
     /** The id pattern: 1 to 63 of {@code a-z 0-9 . _ -}, starting with a letter or digit. */
     public static final Pattern ID = Pattern.compile(ID_REGEX);
     /** The methods a rule may name (RFC 9110 plus PATCH). */
-    public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
-            "TRACE", "CONNECT");
-    static final int MAX_DESCRIPTION = 1_000;
-    /** Plans one rule may name. */
-    static final int MAX_PLANS = 100;
-    /** Longest label of a client or tenant. */
-    static final int MAX_LABEL = 200;
-
-    // The reasons the constraints on the rule's types give ({value}, {max}, {regexp}: the constraint's own).
-    static final String REQUIRED = "is required";
-    static final String KEY_REQUIRED = "is required (api_key, tenant, ip, global or header:<Name>)";
-    static final String PERIOD_REQUIRED = "is required (e.g. 1s, 10s, 1m, 1h, 1d or PT30S)";
-    static final String ID_MISMATCH = "must match {regexp}";
-    static final String TOO_LONG = "must be at most {max} characters";
-    static final String AT_LEAST = "must be at least {value}";
-    static final String AT_MOST_ENTRIES = "must have at most {max} entries";
-    static final String AT_MOST = "must be at most {value}";
-    // What lease takes: a duration with concurrency, auto or off with the other algorithms.
-    static final String SLOT_LEASE = "a positive whole number with s, m or h (60s, 5m) with concurrency: a"
-            + " concurrency rule's lease is how long a slot lasts";
-    static final String TOKEN_LEASE = "auto or off (a duration applies to concurrency rules only)";
+    public static final Set<String> METHODS = Constraints.METHODS;
 
     private RuleValidator() {
     }
@@ -110,12 +90,12 @@ public final class RuleValidator {
         List<FieldError> errors = new ArrayList<>();
         if (rule.algorithm() != Algorithm.CONCURRENCY) {
             if (rule.lease() != null) {
-                errors.add(new FieldError("lease", Periods.format(rule.lease()), "must be " + TOKEN_LEASE));
+                errors.add(new FieldError("lease", Periods.format(rule.lease()), "must be " + Constraints.TOKEN_LEASE));
             }
             return errors;
         }
         if (rule.leasing() != Leasing.AUTO) {
-            errors.add(new FieldError("lease", rule.leasing().wireName(), "must be " + SLOT_LEASE));
+            errors.add(new FieldError("lease", rule.leasing().wireName(), "must be " + Constraints.SLOT_LEASE));
         }
         if (rule.cost() != 1) {
             errors.add(new FieldError("cost", Long.toString(rule.cost()), "must be 1 with concurrency: a request in"
@@ -167,7 +147,7 @@ public final class RuleValidator {
             if (limits == null || (limits.limit() != null && limits.limit() == 0)) {
                 return;
             }
-            long capacity = rule.capacity(limits.limitOver(rule), limits.burstOver(rule));
+            long capacity = rule.capacity(limits.limitOr(rule.limit()), limits.burstOr(rule.burst()));
             if (capacity >= 1 && rule.cost() > capacity) {
                 errors.add(new FieldError("plans." + plan, null, "holds at most " + capacity
                         + ", less than the rule's cost " + rule.cost() + ": a request could never pass"));

@@ -17,9 +17,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * has it), or {@code response_bytes} (the size of the response body)
  * @param otherwise
  * the units charged when the usage never comes (an answer cut short, a missing or malformed usage, a body the
- * gateway cannot decode), from 0 to {@link Rule#MAX_COST}; {@code null} (left out of the wire form): the
- * reservation, the rule's {@code cost}. An answer cut short is charged at least the reservation; one whose client
- * left is read on for its usage first, within the gateway's {@code tollgate.settle} bounds
+ * gateway cannot decode), from 0 to the largest cost a rule may give (1,000,000,000); {@code null} (left out of
+ * the wire form): the reservation, the rule's {@code cost}. An answer cut short is charged at least the
+ * reservation; one whose client left is read on for its usage first, within the gateway's {@code tollgate.settle}
+ * bounds
  */
 public record Settle(String from, @JsonInclude(JsonInclude.Include.NON_NULL) Long otherwise) {
 
@@ -68,8 +69,8 @@ public record Settle(String from, @JsonInclude(JsonInclude.Include.NON_NULL) Lon
 
     /** Why {@code otherwise} is not a charge, or empty when it is one (or left out). */
     public static Optional<String> problem(Long otherwise) {
-        if (otherwise != null && (otherwise < 0 || otherwise > Rule.MAX_COST)) {
-            return Optional.of("must be a whole number from 0 to " + Rule.MAX_COST);
+        if (otherwise != null && (otherwise < 0 || otherwise > Constraints.MAX_COST)) {
+            return Optional.of("must be a whole number from 0 to " + Constraints.MAX_COST);
         }
         return Optional.empty();
     }

@@ -1,10 +1,10 @@
 package io.tollgate.rules.domain;
 
-import static io.tollgate.rules.domain.RuleValidator.ID_MISMATCH;
-import static io.tollgate.rules.domain.RuleValidator.ID_REGEX;
-import static io.tollgate.rules.domain.RuleValidator.MAX_LABEL;
-import static io.tollgate.rules.domain.RuleValidator.REQUIRED;
-import static io.tollgate.rules.domain.RuleValidator.TOO_LONG;
+import static io.tollgate.rules.domain.Constraints.ID_MISMATCH;
+import static io.tollgate.rules.domain.Constraints.ID_REGEX;
+import static io.tollgate.rules.domain.Constraints.MAX_LABEL;
+import static io.tollgate.rules.domain.Constraints.REQUIRED;
+import static io.tollgate.rules.domain.Constraints.TOO_LONG;
 
 import java.util.Map;
 
