@@ -10,7 +10,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code /ws/echo}: a WebSocket that sends every text or binary message back as it came, to try the gateway's
- * WebSocket relay ({@code websocat ws://127.0.0.1:8080/ws/echo}); the upgrade counts as a hit like any request.
+ * WebSocket relay ({@code python3 demo/wsclient.py -H 'X-API-Key: ak_42' ws://127.0.0.1:8080/ws/echo}); the upgrade counts as a
+ * hit like any request.
  * Other requests of that path get the JSON echo.
  */
 @ApplicationScoped

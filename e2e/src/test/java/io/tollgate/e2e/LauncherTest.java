@@ -31,11 +31,13 @@ import io.tollgate.e2e.support.ListeningSockets;
 import io.tollgate.e2e.support.TestDatabase;
 
 /**
- * {@code ./tollgate up} as a user runs it, closed by default: every process it starts listens on loopback only,
+ * {@code ./tollgate up --tls} as a user runs it, closed by default: every process it starts listens on loopback only,
  * its output (a pipe here, as when teed into a file) and its logs never hold the admin token, only where it is
  * kept; the kept token opens the API and a gateway's operations while {@code dev-admin-token} opens
  * nothing, the gateways poll with a token of scope {@code gateway} that can change nothing (and with which the
- * rules service's live view still reads them); {@code ./tollgate down} stops every process. The stack is the
+ * rules service's live view still reads them); the gateway serves HTTPS with a certificate of a local CA that
+ * docs/protocols.md's calls trust and a second {@code up --tls} keeps; the WebSocket client up names echoes;
+ * {@code ./tollgate down} stops every process. The stack is the
  * test's own: free ports, a state folder of its own, a database of its own, one gateway, the packaged fast-jars
  * as they are ({@code TOLLGATE_AOT=no}, {@code TOLLGATE_BUILD=no}): it runs beside a stack of {@code up} and
  * the other tests.
@@ -52,7 +54,7 @@ class LauncherTest {
         try (TestDatabase database = new TestDatabase()) {
             Ports ports = Ports.free();
             Map<String, String> env = environment(state, database, ports);
-            Launcher.Run up = Launcher.run(env, UP, "up");
+            Launcher.Run up = Launcher.run(env, UP, "up", "--tls");
             List<Long> pids = new ArrayList<>();
             try {
                 assertThat(up.exitCode()).as(up.output()).isZero();
@@ -61,6 +63,9 @@ class LauncherTest {
                 theTokenIsNamedNotPrintedAndNoLogHoldsIt(up, state);
                 theKeptTokenOpensAndTheWellKnownOneDoesNot(state, ports);
                 theGatewaysTokenPollsAndChangesNothing(state, ports);
+                theDocumentedHttpsCallsAnswerTrustingTheLocalCa(up, state, ports);
+                aSecondUpWithTlsKeepsTheCa(env, state, ports);
+                thePrintedWebSocketClientEchoes(up);
             } finally {
                 Launcher.Run down = Launcher.run(env, DOWN, "down");
                 assertThat(down.exitCode()).as(down.output()).isZero();
@@ -70,6 +75,60 @@ class LauncherTest {
         } finally {
             deleteTree(state);
         }
+    }
+
+    /**
+     * docs/protocols.md's curl lines for the launcher's stack, as written but for the port and the state folder, and
+     * the HTTPS line up printed: h2 by ALPN and HTTP/1.1, each trusting only the CA up made.
+     */
+    private static void theDocumentedHttpsCallsAnswerTrustingTheLocalCa(Launcher.Run up, Path state, Ports ports)
+            throws IOException {
+        Path ca = state.resolve("tls").resolve("ca.crt");
+        assertThat(up.output()).as("up says how to trust its CA").contains("curl --cacert " + ca);
+        String page = Files.readString(Launcher.root().resolve("docs/protocols.md"));
+        Matcher block = Pattern.compile("```sh\n(\\./tollgate up --tls\n.*?)```", Pattern.DOTALL).matcher(page);
+        assertThat(block.find()).as("docs/protocols.md's block of up --tls").isTrue();
+        List<String> answers = new ArrayList<>();
+        for (String line : block.group(1).lines().filter(l -> l.startsWith("curl ")).toList()) {
+            String command = line.replaceFirst("\\s+#.*$", "").replace(".tollgate/tls/ca.crt", ca.toString())
+                    .replace(":8443", ":" + ports.gatewayTls);
+            answers.add(curl(command));
+        }
+        assertThat(answers).as("h2 by ALPN, then HTTP/1.1").containsExactly("2 200", "1.1 200");
+        Matcher printed = Pattern.compile("^\\s*(curl --cacert \\S+ .*https://\\S+)", Pattern.MULTILINE)
+                .matcher(up.output());
+        assertThat(printed.find()).as("up prints an HTTPS call:\n" + up.output()).isTrue();
+        assertThat(curl(printed.group(1))).isEqualTo("2 200");
+    }
+
+    /** A second {@code up --tls} while the stack runs: the CA is the same file, and HTTPS still answers. */
+    private static void aSecondUpWithTlsKeepsTheCa(Map<String, String> env, Path state, Ports ports) throws IOException {
+        Path ca = state.resolve("tls").resolve("ca.crt");
+        byte[] before = Files.readAllBytes(ca);
+        Launcher.Run again = Launcher.run(env, UP, "up", "--tls");
+        assertThat(again.exitCode()).as(again.output()).isZero();
+        assertThat(again.output()).doesNotContain("made a local CA");
+        assertThat(Files.readAllBytes(ca)).as("the CA a client already trusts").isEqualTo(before);
+        assertThat(curl("curl --cacert " + ca + " https://localhost:" + ports.gatewayTls + "/orders/1"))
+                .isEqualTo("2 200");
+    }
+
+    /** The WebSocket line up prints uses a client of a Debian package, and a line sent through it comes back. */
+    private static void thePrintedWebSocketClientEchoes(Launcher.Run up) {
+        assertThat(up.output()).as("tools no distribution packages").doesNotContain("websocat", "grpcurl");
+        Matcher printed = Pattern.compile("(python3 demo/wsclient\\.py .*?/ws/echo)").matcher(up.output());
+        assertThat(printed.find()).as("up prints a WebSocket call:\n" + up.output()).isTrue();
+        Launcher.Run echoed = Launcher.shell(printed.group(1), "through the gateway\n", Duration.ofSeconds(60));
+        assertThat(echoed.exitCode()).as(echoed.output()).isZero();
+        assertThat(echoed.output()).contains("through the gateway");
+    }
+
+    /** {@code command}, a curl call, with {@code -s -o /dev/null -w '%{http_version} %{http_code}'} added. */
+    private static String curl(String command) {
+        Launcher.Run run = Launcher.shell("curl -s -o /dev/null -w '%{http_version} %{http_code}' "
+                + command.substring("curl ".length()), "", Duration.ofSeconds(60));
+        assertThat(run.exitCode()).as("`%s`: %s", command, run.output()).isZero();
+        return run.output().strip();
     }
 
     private static void everyProcessListensOnLoopbackOnly(List<Long> pids, Ports ports) {
@@ -149,6 +208,7 @@ class LauncherTest {
         env.put("TOLLGATE_RULES_MANAGEMENT_PORT", Integer.toString(ports.rulesManagement));
         env.put("TOLLGATE_GATEWAY_PORTS", Integer.toString(ports.gateway));
         env.put("TOLLGATE_GATEWAY_MANAGEMENT_PORTS", Integer.toString(ports.gatewayManagement));
+        env.put("TOLLGATE_GATEWAY_TLS_PORTS", Integer.toString(ports.gatewayTls));
         env.put("TOLLGATE_BACKEND_PORT", Integer.toString(ports.backend));
         // tokens of its own: none from the environment
         env.put("TOLLGATE_ADMIN_TOKEN", null);
@@ -188,15 +248,17 @@ class LauncherTest {
     }
 
     /** The stack's ports, all free when chosen; Redis takes 8 in a row, and their cluster bus ports 10000 above. */
-    record Ports(int redisBase, int rules, int rulesManagement, int gateway, int gatewayManagement, int backend) {
+    record Ports(int redisBase, int rules, int rulesManagement, int gateway, int gatewayManagement, int gatewayTls,
+            int backend) {
 
         static Ports free() {
             return new Ports(redisRun(), FreePorts.next(), FreePorts.next(), FreePorts.next(), FreePorts.next(),
-                    FreePorts.next());
+                    FreePorts.next(), FreePorts.next());
         }
 
         List<Integer> services() {
-            return List.of(redisBase, redisBase + 7, rules, rulesManagement, gateway, gatewayManagement, backend);
+            return List.of(redisBase, redisBase + 7, rules, rulesManagement, gateway, gatewayManagement, gatewayTls,
+                    backend);
         }
 
         /** A base below the ephemeral range whose 8 ports and their bus ports are free. */

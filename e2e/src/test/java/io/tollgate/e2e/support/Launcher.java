@@ -74,4 +74,34 @@ public final class Launcher {
             throw new IllegalStateException(e);
         }
     }
+
+    /** The repository's folder, where {@code ./tollgate} runs and the docs' commands are written to run. */
+    public static Path root() {
+        return Repo.path(".");
+    }
+
+    /**
+     * Runs {@code command} with bash in the repository's folder, {@code input} on its standard input; fails when it
+     * takes longer than {@code atMost}, after ending it.
+     */
+    public static Run shell(String command, String input, Duration atMost) {
+        try {
+            Process process = new ProcessBuilder("bash", "-c", command).directory(root().toFile())
+                    .redirectErrorStream(true).start();
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input.getBytes(StandardCharsets.UTF_8));
+            }
+            boolean ended = process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended) {
+                process.destroyForcibly();
+                throw new AssertionError("`" + command + "` ran longer than " + atMost);
+            }
+            return new Run(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 }

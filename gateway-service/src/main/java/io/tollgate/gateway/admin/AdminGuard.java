@@ -6,6 +6,7 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.tollgate.gateway.http.Problems;
+import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.rules.domain.AdminTokenCheck;
 import io.tollgate.rules.domain.BearerHeader;
 import io.tollgate.rules.domain.Scope;
@@ -22,7 +23,8 @@ import io.vertx.ext.web.RoutingContext;
  * spelling of a path reaches an operation its token may not. The check: 401 without a bearer token, 400 for a
  * malformed {@code Authorization} header, 403 for a token that is not configured or whose scope does not cover the
  * call ({@code read} covers the GETs, {@code admin} everything, {@code gateway} nothing here), 429 (with
- * {@code Retry-After}) for a wrong token from an address that has presented too many; the actor goes on in the
+ * {@code Retry-After}) for a wrong token from an address that has presented too many, then 400 {@code key-in-url}
+ * for a client key in the query, which no operation takes ({@link KeysInQuery}); the actor goes on in the
  * routing context as {@link #ACTOR}. Health and metrics ({@code /q/*}) are Quarkus's, open to the probes and the
  * scraper.
  */
@@ -36,9 +38,11 @@ class AdminGuard {
     private static final Set<HttpMethod> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD);
 
     private final AdminTokens tokens;
+    private final KeyResolver keys;
 
-    AdminGuard(AdminTokens tokens) {
+    AdminGuard(AdminTokens tokens, KeyResolver keys) {
         this.tokens = tokens;
+        this.keys = keys;
     }
 
     /** {@code route} as an operation that needs {@code scope} (read: the GETs; admin: any), answered by {@code handler}. */
@@ -80,6 +84,9 @@ class AdminGuard {
                     "the token of " + verdict.actor() + " has the " + name(verdict.scope()) + " scope; "
                             + ctx.request().method() + " " + ctx.normalizedPath() + " needs " + name(needed)));
             return;
+        }
+        if (KeysInQuery.refused(ctx, keys)) {
+            return; // after the caller's check: the wrong side of the door meets the token first
         }
         ctx.put(ACTOR, verdict.actor());
         ctx.next();

@@ -17,8 +17,8 @@ import io.vertx.ext.web.RoutingContext;
  * A request described by an operation rather than received: {@code method}, {@code path} and {@code ip} (the
  * client address, as the gateway would resolve it) in the query; the client keys that are secrets (the API key, a
  * {@code header:} key's value) in the operation's own headers, the very headers the gateway counts them by (e.g.
- * {@code X-API-Key}), so that keys stay out of URLs and access logs. A key in the query ({@code api_key=},
- * {@code header.<Name>=}) is refused, naming the header it goes in. Read as a request would be: the client key of
+ * {@code X-API-Key}), so that keys stay out of URLs and access logs (a key in the query is refused before any
+ * operation runs: {@link KeysInQuery}). Read as a request would be: the client key of
  * each rule comes from the same {@link KeyResolver}.
  */
 final class DescribedRequest {
@@ -26,8 +26,6 @@ final class DescribedRequest {
     /** The longest value a parameter or header may have: the size of a header the public port takes. */
     static final int MAX_VALUE = 8192;
     private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");
-    private static final String API_KEY_PARAM = "api_key";
-    private static final String HEADER_PARAM = "header.";
 
     final String method;
     final String path;
@@ -56,16 +54,8 @@ final class DescribedRequest {
             errors.add(error("path", path, "required: the request's path, starting with /"));
         }
         for (Map.Entry<String, String> param : params) {
-            String name = param.getKey();
-            if (name.equals(API_KEY_PARAM)) {
-                errors.add(error(name, null, "an API key does not go in a URL: send it in the " + keys.apiKeyHeader()
-                        + " header, as the client does"));
-            } else if (name.startsWith(HEADER_PARAM)) {
-                String header = name.substring(HEADER_PARAM.length());
-                errors.add(error(name, null, "a client key does not go in a URL: send it in the "
-                        + (header.isEmpty() ? "header the rule counts by" : header + " header") + ", as the client does"));
-            } else if (param.getValue().length() > MAX_VALUE) {
-                errors.add(error(name, null, "must be at most " + MAX_VALUE + " characters"));
+            if (param.getValue().length() > MAX_VALUE) {
+                errors.add(error(param.getKey(), null, "must be at most " + MAX_VALUE + " characters"));
             }
         }
         if (!errors.isEmpty()) {
@@ -88,18 +78,10 @@ final class DescribedRequest {
         };
     }
 
-    /**
-     * Answers 400 with {@code errors}, each naming its parameter, in the problem's {@code errors}; of type
-     * {@code key-in-url} when a client key came in the query.
-     */
+    /** Answers 400 with {@code errors}, each naming its parameter, in the problem's {@code errors}. */
     static void refuse(RoutingContext ctx, JsonArray errors) {
-        boolean keyInUrl = errors.stream().map(e -> ((JsonObject) e).getString("field"))
-                .anyMatch(field -> field.equals(API_KEY_PARAM) || field.startsWith(HEADER_PARAM));
-        Problems.send(ctx.response(), keyInUrl
-                ? Problems.problem("key-in-url", "Client key in the URL", 400, "a client key does not go in a URL,"
-                        + " where access logs keep it: send it in the header it is counted by").put("errors", errors)
-                : Problems.problem("validation-failed", "Bad request", 400, errors.size() + " bad parameter(s)")
-                        .put("errors", errors));
+        Problems.send(ctx.response(), Problems.problem("validation-failed", "Bad request", 400,
+                errors.size() + " bad parameter(s)").put("errors", errors));
     }
 
     static JsonObject error(String field, String value, String reason) {

@@ -32,16 +32,9 @@ public class Directory {
     /** Rules worked out: every rule of a few versions in force at once. */
     private static final int RULES = 4096;
 
-    /**
-     * Heap a gateway needs besides the directory, and per client: the copy in force and, while a large change
-     * is applied, the next one ({@code bench/directory/run.sh} measures what a client takes).
-     */
-    static final long BASE_HEAP_BYTES = 64L << 20;
-    static final long HEAP_BYTES_PER_CLIENT = 80;
-
     /** The policies of each rule by plan, shared with every caller read from the directory. */
     private final RuleMemo<RulePolicies> policies = new RuleMemo<>(RULES);
-    private final long maxHeap = Runtime.getRuntime().maxMemory();
+    private final HeapRoom heap = HeapRoom.ofThisJvm();
     /** The size the heap was last found too small for; a warning again only once the directory doubled. */
     private int warnedAt;
     private volatile DirectoryCopy copy = DirectoryCopy.EMPTY;
@@ -212,23 +205,19 @@ public class Directory {
         checkHeap();
     }
 
-    /** The heap a gateway with {@code clients} clients in its directory needs, in bytes. */
-    static long heapNeeded(int clients) {
-        return BASE_HEAP_BYTES + HEAP_BYTES_PER_CLIENT * clients;
-    }
-
     /**
-     * Warns when the heap is too small for the directory: the copy lives in the old generation, and a heap that
-     * barely holds it is collected whole again and again under load, at a cost in CPU to every request
+     * Warns when the heap is too small for the directory ({@link HeapRoom}): a heap that barely holds it is
+     * collected whole again and again under load, at a cost in CPU to every request
      * ({@code bench/directory/throughput.sh} measures it).
      */
     private void checkHeap() {
         int clients = copy.clients().size();
-        if (clients > 2 * warnedAt && heapNeeded(clients) > maxHeap) {
+        if (clients > 2 * warnedAt && !heap.holds(clients)) {
             warnedAt = clients;
-            LOG.warnf("the client directory holds %d clients; the heap (-Xmx%dm) is too small for them and the"
-                    + " requests: give the gateway at least -Xmx%dm (64 MB and 80 MB per million clients)", clients,
-                    maxHeap >> 20, (heapNeeded(clients) >> 20) + 1);
+            LOG.warnf("the client directory holds %d clients; the heap (-Xmx%dm, %d MB of it for long-lived data)"
+                    + " is too small for them and the requests: give the gateway at least -Xmx%dm (its old"
+                    + " generation needs 16 MB and 80 MB per million clients)", clients, heap.heapMb(),
+                    heap.oldBytes() >> 20, heap.xmxMbFor(clients));
         }
     }
 

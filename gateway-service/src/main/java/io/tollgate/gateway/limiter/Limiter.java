@@ -86,6 +86,7 @@ public class Limiter {
         String secret = null; // the last header value digested, so rules that count by one header digest it once
         CounterKeys.Client secretKey = null;
         List<RuleDecision> blocked = null;
+        List<CounterKeys.Client> blockedClients = null; // the client key of each of blocked, in the same order
         for (Rule rule : rules) {
             Optional<String> value = keys.resolve(rule.key(), request);
             if (value.isEmpty()) {
@@ -114,12 +115,15 @@ public class Limiter {
                 blocked = blocked != null ? blocked : new ArrayList<>(1);
                 blocked.add(RuleDecision.of(rule, effective, blockedFor(effective),
                         rule.shadow() ? Outcome.SHADOW_REJECTED : Outcome.BLOCKED));
+                blockedClients = blockedClients != null ? blockedClients : new ArrayList<>(1);
+                blockedClients.add(client);
                 continue;
             }
             Group group = Group.find(groups, target.tag(), rule.shadow());
             group.add(rule, client, effective, target.bucket(), leases != null);
         }
         if (blocked != null && !passes(blocked)) {
+            reportBlocked(blocked, blockedClients);
             return Future.succeededFuture(verdict(blocked)); // no store call: nothing is spent
         }
         List<RuleDecision> shadowBlocked = blocked == null ? List.of() : blocked;
@@ -235,6 +239,16 @@ public class Limiter {
             }
         }
         return true;
+    }
+
+    /** The clients of a request a policy of limit 0 refused: its 429 is a rejection as any other, which top names. */
+    private void reportBlocked(List<RuleDecision> blocked, List<CounterKeys.Client> clients) {
+        for (int i = 0; i < blocked.size(); i++) {
+            RuleDecision d = blocked.get(i);
+            if (d.outcome() == Outcome.BLOCKED && DecisionMetrics.counted(d.rule())) {
+                rejectedClients.rejected(d.rule().id(), clients.get(i));
+            }
+        }
     }
 
     /** A rejection by a policy of limit 0: it never frees, so the client is told to come back after a period. */

@@ -69,6 +69,32 @@ class EveryOperationTest {
         assertThat(wrong).as("answers that do not match the declared scope").isEmpty();
     }
 
+    @Test
+    void everyOperationRefusesAClientKeyInItsQuery() throws IOException {
+        Map<String, String> spellings = Map.of("?rule=no.such.rule&path=/x&api_key=ak-in-url", "api_key",
+                "?rule=no.such.rule&header.X-Tenant=ak-in-url", "header.X-Tenant",
+                "?api%5Fkey=ak-in-url", "api_key");
+        List<String> wrong = new ArrayList<>();
+        for (Route route : OperationsSeen.router().getRoutes()) {
+            if (route.getMetadata(AdminGuard.SCOPE) == null) {
+                continue;
+            }
+            for (HttpMethod method : route.methods()) {
+                for (Map.Entry<String, String> spelling : spellings.entrySet()) {
+                    RawHttp.Answer answer = RawHttp.exchange("127.0.0.1", GatewayControl.managementPort(), method.name(),
+                            route.getPath() + spelling.getKey(), List.of("Authorization: " + GatewayControl.ADMIN));
+                    if (answer.status() != 400 || !answer.body().contains("\"type\":\"key-in-url\"")
+                            || !answer.body().contains("\"field\":\"" + spelling.getValue() + "\"")
+                            || answer.body().contains("ak-in-url")) {
+                        wrong.add(method + " " + route.getPath() + spelling.getKey() + ": " + answer.status() + " "
+                                + answer.body());
+                    }
+                }
+            }
+        }
+        assertThat(wrong).as("operations that took a key in the query, or repeated it").isEmpty();
+    }
+
     private static void check(Operation operation, String path, Map.Entry<String, String> caller, List<String> wrong,
             boolean respelled) throws IOException {
         String from = "127.0.0.1";

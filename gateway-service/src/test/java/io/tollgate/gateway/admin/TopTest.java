@@ -82,6 +82,24 @@ class TopTest {
     }
 
     @Test
+    void aClientBlockedByItsPlanIsNamedWithEveryRefusal() throws Exception {
+        install("[" + rule("top.blocked", "/top-blocked/**", "api_key", 100, "1m", 100,
+                "\"plans\":{\"blocked\":{\"limit\":0}}") + "]");
+        String blocked = "blocked-" + UUID.randomUUID();
+        DirectoryControl.apply("{\"clients\":[{\"key\":\"" + blocked + "\",\"entry\":{\"plan\":\"blocked\"}}]}");
+        for (int i = 0; i < 4; i++) {
+            given().header("X-API-Key", blocked).get("/top-blocked/x").then().statusCode(429);
+        }
+        given().header("X-API-Key", "other-" + UUID.randomUUID()).get("/top-blocked/x").then().statusCode(200);
+
+        JsonPath top = operations().get("/tollgate/top?rule=top.blocked").then().statusCode(200).extract().jsonPath();
+
+        assertThat(top.getList("clients")).as("only the blocked client was refused").hasSize(1);
+        assertThat(top.getString("clients[0].digest")).isEqualTo(sha256(blocked));
+        assertThat(top.getLong("clients[0].rejected")).as("each of its 429s").isEqualTo(4);
+    }
+
+    @Test
     void aRuleThatRejectedNobodyHasNoClients() {
         install("[" + rule("top.quiet", "/top-quiet/**", "api_key", 100, "1m", 100, "") + "]");
         operations().get("/tollgate/top?rule=top.quiet").then().statusCode(200).body("clients", is(List.of()));

@@ -16,7 +16,7 @@ import io.vertx.ext.web.RoutingContext;
  * {@link DeclaredAccess} for the REST resources and {@link Endpoints} for the Vert.x routes), so that no spelling of
  * a path reaches an endpoint its caller may not: an endpoint that declares no {@link Access} is refused, a scope
  * is checked against the caller {@link AdminTokens#callerOf} finds (the caller goes on in the routing context, see
- * {@link Caller}), and a console page needs a session.
+ * {@link Caller}), a console page needs a session, and a client key in the query is refused whatever the endpoint.
  */
 @ApplicationScoped
 public class AccessCheck {
@@ -37,15 +37,22 @@ public class AccessCheck {
      * session, which goes to the login form instead.
      *
      * @throws ProblemException 401, 400, 403 or 429 as {@link AdminTokens#callerOf} refuses a caller; 403 for a
-     * caller whose scope does not cover the call, or for an endpoint that declares nothing
+     * caller whose scope does not cover the call, or for an endpoint that declares nothing; 400 {@code key-in-url}
+     * for a caller admitted with a client key in the query, which no endpoint takes ({@link ApiKeys#inQuery})
      */
     boolean admits(RoutingContext ctx, Access access) {
+        boolean admitted;
         try {
-            return admitted(ctx, access);
+            admitted = admitted(ctx, access);
         } catch (ProblemException refused) {
             ctx.put(REFUSED, Boolean.TRUE); // a caller refused learns nothing of the fleet (HttpEdge)
             throw refused;
         }
+        ProblemException keyInUrl = admitted ? ApiKeys.inQuery(ctx) : null;
+        if (keyInUrl != null) {
+            throw keyInUrl; // after the caller's check: the wrong side of the door meets the token first
+        }
+        return admitted;
     }
 
     /** Whether {@link #admits} refused this call's caller. */

@@ -1,10 +1,14 @@
 package io.tollgate.rules.api;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.tollgate.rules.domain.ClientDigest;
 import io.tollgate.rules.domain.FieldError;
+import io.vertx.core.MultiMap;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
 
 /**
  * An API key as it arrives in the {@code X-API-Key} header, the header a client sends it to a gateway in: digested
@@ -17,6 +21,10 @@ final class ApiKeys {
     static final String HEADER = "X-API-Key";
     /** The longest API key accepted, in UTF-8 bytes. */
     static final int MAX_KEY_BYTES = 4096;
+    /** The query parameter that would carry an API key. */
+    private static final String API_KEY_PARAM = "api_key";
+    /** The prefix of a query parameter that would carry a {@code header:} key's value. */
+    private static final String HEADER_PARAM = "header.";
     /** Where a key goes instead of a URL, for the problems that say so. */
     static final String WHERE = "send it in the " + HEADER + " header to /api/v1/clients/key, or name the client"
             + " by the SHA-256 (hex) of its key: /api/v1/clients/digest/{sha256}";
@@ -44,6 +52,38 @@ final class ApiKeys {
     /** The answer to {@code /api/v1/clients/}: a path that names no client. */
     static Problem missing() {
         return new Problem("not-found", "No client named", 404, "the path names no client: " + WHERE);
+    }
+
+    /**
+     * The refusal of a client key in the query ({@code api_key=}, {@code header.<Name>=}), naming each such parameter and where
+     * its key goes, never repeating it; null
+     * when the query holds none. No endpoint of this service takes a key in its query, so every call is checked
+     * ({@link AccessCheck}).
+     */
+    static ProblemException inQuery(RoutingContext ctx) {
+        MultiMap params;
+        try {
+            params = ctx.queryParams();
+        } catch (HttpException undecodable) {
+            // a query no one can read may hold a key as well as anything else
+            return new ProblemException(new Problem("bad-query", "Query string not decodable", 400,
+                    "the query string has a bad percent-escape; nothing was changed"));
+        }
+        List<FieldError> inUrl = new ArrayList<>(1);
+        for (String name : params.names()) {
+            if (name.equals(API_KEY_PARAM) || name.startsWith(HEADER_PARAM)) {
+                inUrl.add(new FieldError(name, null, "a client key does not go in a URL: send it in the header"
+                        + " the gateway counts it by (" + HEADER + " for an API key, the rule's own header for a"
+                        + " header: key)"));
+            }
+        }
+        if (inUrl.isEmpty()) {
+            return null;
+        }
+        return new ProblemException(new Problem("key-in-url", "Client key in the URL", 400,
+                "a client key does not go in a URL, where access logs keep it: send it in the header it is counted"
+                        + " by, as the client sends it; nothing was changed",
+                inUrl));
     }
 
     /** The refusal of a raw key in a path: where it goes instead; the key itself is never repeated. */

@@ -51,8 +51,17 @@ import io.vertx.ext.web.Route;
 @WithTestResource(value = TestDatabase.class, scope = TestResourceScope.GLOBAL)
 class EveryEndpointTest {
 
-    /** Parameters every endpoint that reads one refuses, so that no call does anything. */
+    /**
+     * Parameters every endpoint that reads one refuses, so that no call does anything: a client key in the query
+     * ({@code api_key=}) refuses every call a caller's scope lets through before its endpoint runs.
+     */
     private static final String QUERY = "?since=x&limit=x&n=x&api_key=x";
+    /** Each spelling of a client key in a query, and the parameter the refusal names. */
+    private static final Map<String, String> KEYS_IN_QUERY = Map.of(
+            "?api_key=ak-in-url", "api_key",
+            "?header.X-Customer=ak-in-url", "header.X-Customer",
+            "?api%5Fkey=ak-in-url", "api_key",
+            "?method=GET&path=/x&header.X-API-Key=ak-in-url", "header.X-API-Key");
     private static final Map<String, String> CALLERS = callers();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
@@ -94,6 +103,33 @@ class EveryEndpointTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void everyEndpointRefusesAClientKeyInItsQuery() throws Exception {
+        List<Endpoint> endpoints = new ArrayList<>(restEndpoints());
+        endpoints.removeIf(e -> e.where().startsWith(UndeclaredProbe.class.getSimpleName()));
+        endpoints.addAll(routerEndpoints());
+        assertThat(endpoints).extracting(Endpoint::path).as("the calls that take a key")
+                .contains("/api/v1/clients/key", "/api/v1/clients/key/history", "/api/v1/explain");
+        List<String> wrong = new ArrayList<>();
+        for (Endpoint endpoint : endpoints) {
+            for (String method : endpoint.method() == null ? List.of("GET", "PUT") : List.of(endpoint.method())) {
+                for (Map.Entry<String, String> spelling : KEYS_IN_QUERY.entrySet()) {
+                    HttpResponse<String> answer = send(method, endpoint.path() + spelling.getKey(), Api.ADMIN);
+                    String body = answer.body();
+                    boolean right = endpoint.access() == Access.CONSOLE_PAGE
+                            ? toLogin(answer(answer)) // no session: the door comes first
+                            : answer.statusCode() == 415 // a body of a type it does not take: it never ran
+                                    || answer.statusCode() == 400 && "key-in-url".equals(answer(answer).type())
+                                            && body.contains("\"field\":\"" + spelling.getValue() + "\"");
+                    if (!right || body.contains("ak-in-url")) {
+                        wrong.add(method + " " + endpoint + spelling.getKey() + ": " + answer.statusCode() + " " + body);
+                    }
+                }
+            }
+        }
+        assertThat(wrong).as("calls that took a key in the query, or repeated it").isEmpty();
     }
 
     @Test
@@ -189,8 +225,13 @@ class EveryEndpointTest {
 
     private static Answer call(String method, String path, String authorization)
             throws IOException, InterruptedException {
+        return answer(send(method, path + QUERY, authorization));
+    }
+
+    private static HttpResponse<String> send(String method, String pathAndQuery, String authorization)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + RestAssured.port + path + QUERY)).timeout(Duration.ofSeconds(20));
+                URI.create("http://127.0.0.1:" + RestAssured.port + pathAndQuery)).timeout(Duration.ofSeconds(20));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -200,7 +241,10 @@ class EveryEndpointTest {
             request.header("Content-Type", "application/json")
                     .method(method, HttpRequest.BodyPublishers.ofString("not json"));
         }
-        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static Answer answer(HttpResponse<String> response) {
         String type = null;
         if (response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")) {
             var matcher = Pattern.compile("\"type\"\\s*:\\s*\"([^\"]*)\"").matcher(response.body());

@@ -39,7 +39,7 @@ import io.tollgate.rules.TestDatabase;
 
 /**
  * A client's API key never needs a URL: the calls by key take it in {@code X-API-Key} or name the client by its
- * digest, a key in a path or in explain's query is refused (400 {@code key-in-url}, saying where it goes, never
+ * digest, a key in a path or in any call's query is refused (400 {@code key-in-url}, saying where it goes, never
  * repeating it, changing nothing), and the live view's explain hands the key to a gateway in a header, with this
  * service's token and none of the caller's credentials.
  */
@@ -85,6 +85,25 @@ class KeysOutOfUrlsTest {
                     .body("errors.field", hasItem("key"))
                     .body("detail", containsString("X-API-Key header"))
                     .body("detail", containsString("/api/v1/clients/digest/"));
+            assertThat(answer.asString()).as("the refusal never repeats the key").doesNotContain(key);
+        }
+        assertThat(seq()).as("a refused call changes nothing").isEqualTo(before);
+        reading().header("X-API-Key", key).get("/api/v1/clients/key").then().body("label", is("by header"));
+    }
+
+    @Test
+    void aKeyInTheQueryOfTheCallsByKeyIsRefusedAndChangesNothing() {
+        long before = seq();
+        List<Response> refused = List.of(
+                reading().header("X-API-Key", key).get("/api/v1/clients/key?api_key=" + key),
+                as(ADMIN).header("X-API-Key", key).body("{\"label\": \"by query\"}")
+                        .put("/api/v1/clients/key?api_key=" + key),
+                as(ADMIN).header("X-API-Key", key).delete("/api/v1/clients/key?header.X-API-Key=" + key));
+        for (Response answer : refused) {
+            answer.then().statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("type", is("key-in-url"))
+                    .body("errors[0].reason", containsString("X-API-Key"));
             assertThat(answer.asString()).as("the refusal never repeats the key").doesNotContain(key);
         }
         assertThat(seq()).as("a refused call changes nothing").isEqualTo(before);

@@ -3,8 +3,9 @@ package io.tollgate.gateway.limiter.rejection;
 import io.tollgate.counter.CounterKeys;
 
 /**
- * Told of every request the limiter rejects, by the store or from its memory of a rejection (outcomes
- * {@code rejected} and {@code cached_rejected}), with the client key the rule counted it under (as its buckets
+ * Told of every request the limiter rejects, by the store, from its memory of a rejection, by a policy of limit 0
+ * or by the failure mode (outcomes {@code rejected}, {@code cached_rejected}, {@code blocked} and
+ * {@code fallback_rejected}), with the client key the rule counted it under (as its buckets
  * carry it: a secret only as its digest). Called on the request's thread: an implementation must be cheap and must
  * not block.
  */
