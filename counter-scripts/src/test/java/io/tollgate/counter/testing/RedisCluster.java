@@ -233,7 +233,7 @@ public final class RedisCluster implements AutoCloseable {
         int total = nodes.size();
         Awaitility.await("cluster of " + total + " nodes ready")
                 .atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(200))
+                .pollInterval(Duration.ofMillis(50))
                 .ignoreExceptions()
                 .until(() -> nodes.stream().allMatch(this::ready) && primaries().size() == primaryCount
                         && roles().size() == total);
