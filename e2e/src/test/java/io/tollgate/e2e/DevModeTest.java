@@ -55,7 +55,7 @@ class DevModeTest {
     }
 
     private static void awaitLiveness(DevMode dev, String check) {
-        await("the liveness check " + check + " served after a reload").atMost(RELOAD).pollInterval(Duration.ofMillis(500))
+        await("the liveness check " + check + " served after a reload").atMost(RELOAD).pollInterval(Duration.ofMillis(100))
                 .until(() -> {
                     dev.running();
                     dev.touch();

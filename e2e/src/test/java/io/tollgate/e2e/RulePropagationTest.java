@@ -1,38 +1,27 @@
 package io.tollgate.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.Map;
 
 import org.jboss.logging.Logger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.tollgate.e2e.support.Fleet;
 import io.tollgate.e2e.support.Rules;
 import io.tollgate.e2e.support.Stack;
 
-/** A rule written once reaches every gateway: at once through the watch stream, by polling when it is cut. */
+/**
+ * A rule written once reaches every gateway: at once through the watch stream, by polling when it is cut. On the
+ * shared stack: the cut ends with the test that made it.
+ */
 class RulePropagationTest {
 
     private static final Logger LOG = Logger.getLogger(RulePropagationTest.class);
-    private static final Duration POLL = Duration.ofSeconds(3);
+    private static final Duration POLL = SharedStack.POLL;
 
-    private static Stack stack;
-
-    @BeforeAll
-    static void start() {
-        stack = Stack.withCuttableWatch(3, Map.of("TOLLGATE_RULES_POLL_INTERVAL", POLL.toSeconds() + "s"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
-    }
+    private final Stack stack = SharedStack.get();
 
     @Test
     void throughTheWatchStreamEveryGatewayEnforcesANewRuleWithinOneSecond() {
@@ -59,6 +48,10 @@ class RulePropagationTest {
             LOG.infof("poll: every gateway enforced the new rule %d ms after the write", tookMs);
         } finally {
             stack.watchCutter().cut(false);
+            // the next test of the shared stack finds every gateway on the watch stream again
+            await("every gateway back on the watch stream").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> stack.watchCutter().openStreams() >= stack.gateways().size());
         }
     }
 }

@@ -24,6 +24,11 @@ public final class RedisCluster implements AutoCloseable {
 
     /** How long a node may be unreachable before the cluster fails it over; short, for failover tests. */
     private static final String NODE_TIMEOUT_MS = "2000";
+    /**
+     * A primary sends its data to a replica at once: by default it waits 5 s for more replicas to share a diskless
+     * transfer, and every cluster (and every node restarted) would wait that long to be ready.
+     */
+    private static final String SYNC_DELAY_S = "0";
 
     private final List<RedisProcess> nodes = new ArrayList<>();
     private final int primaryCount;
@@ -45,7 +50,7 @@ public final class RedisCluster implements AutoCloseable {
         try {
             for (int i = 0; i < primaries * (1 + replicas); i++) {
                 nodes.add(RedisProcess.start(true, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                        "--cluster-node-timeout", NODE_TIMEOUT_MS));
+                        "--cluster-node-timeout", NODE_TIMEOUT_MS, "--repl-diskless-sync-delay", SYNC_DELAY_S));
             }
             create();
             awaitReady();
@@ -228,7 +233,7 @@ public final class RedisCluster implements AutoCloseable {
         int total = nodes.size();
         Awaitility.await("cluster of " + total + " nodes ready")
                 .atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(200))
+                .pollInterval(Duration.ofMillis(50))
                 .ignoreExceptions()
                 .until(() -> nodes.stream().allMatch(this::ready) && primaries().size() == primaryCount
                         && roles().size() == total);

@@ -67,7 +67,7 @@ public final class DevMode implements AutoCloseable {
 
     /** Waits until the service answers its liveness check; fails at once if Maven exited. */
     public DevMode awaitLive(Duration atMost) {
-        await(module + " live in dev mode").atMost(atMost).pollInterval(Duration.ofMillis(500))
+        await(module + " live in dev mode").atMost(atMost).pollInterval(Duration.ofMillis(100))
                 .until(() -> running() && Http.status(managementUrl("/q/health/live")) == 200);
         return this;
     }

@@ -39,7 +39,6 @@ public final class Stack implements AutoCloseable {
     private Stack(int gatewayCount, Map<String, String> gatewayEnv, boolean cuttableWatch, boolean productStoreTimeout,
             int rulesCount) {
         this.productStoreTimeout = productStoreTimeout;
-        redis = new RedisCluster(3, 1);
         database = new TestDatabase();
         Map<String, String> rulesEnv = new HashMap<>(Map.of(
                 "QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl(),
@@ -63,6 +62,9 @@ public final class Stack implements AutoCloseable {
         try {
             rulesInstances.forEach(JavaService::launch);
             backend.launch();
+            // the cluster forms while the rules service and the backend start: its wait is mostly timers (the
+            // nodes joining, the replicas syncing), theirs the CPU; the gateways, started after, need all three
+            redis = new RedisCluster(3, 1);
             rulesInstances.forEach(JavaService::awaitLive);
             backend.awaitLive();
             balancer = rulesCount > 1 ? Nginx.roundRobin(rulesInstances) : null;
@@ -234,7 +236,9 @@ public final class Stack implements AutoCloseable {
         if (watchCutter != null) {
             watchCutter.close();
         }
-        redis.close();
+        if (redis != null) {
+            redis.close();
+        }
         database.close();
     }
 }

@@ -57,6 +57,11 @@ public final class WatchCutter implements AutoCloseable {
         }
     }
 
+    /** How many watch streams are open through the relay now. */
+    public int openStreams() {
+        return watches.size();
+    }
+
     /** How many open watch streams a cut closed, and how many were refused while cut. */
     public int cutStreams() {
         return cutStreams.get();

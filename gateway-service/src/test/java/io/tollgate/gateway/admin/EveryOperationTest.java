@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.tollgate.gateway.support.GatewayControl;
@@ -31,7 +32,7 @@ import io.vertx.ext.web.Route;
  * escaped letters, case, a trailing slash) opens a door to a caller the declaration keeps out.
  */
 @QuarkusTest
-@WithTestResource(GatewayResource.class)
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "grpc", value = "true"))
 class EveryOperationTest {
 
     private static final String QUERY = "?rule=no.such.rule&path=/x";

@@ -19,6 +19,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -30,7 +31,7 @@ import io.tollgate.gateway.support.RawHttp;
 
 /** {@code GET /tollgate/top} on the management interface, fed by real rejections through HTTP and Redis. */
 @QuarkusTest
-@WithTestResource(GatewayResource.class)
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "grpc", value = "true"))
 class TopTest {
 
     @Test

@@ -30,12 +30,11 @@ import io.tollgate.gateway.support.GatewayResource;
 
 /**
  * How the copy follows the rules service: by the poll when the watch stream is cut, from nothing again when the
- * service's changes are renumbered, and onto disk beside the rules snapshot. Polls every second.
+ * service's changes are renumbered, and onto disk beside the rules snapshot. Polls every second ({@link GatewayResource}'s
+ * default), in the gateway {@code HealthTest} and {@code ProxyTest} share.
  */
 @QuarkusTest
-@WithTestResource(value = GatewayResource.class, initArgs = {
-        @ResourceArg(name = "poll-interval", value = "1s"),
-        @ResourceArg(name = "store", value = "memory")})
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "store", value = "memory"))
 class DirectorySyncTest {
 
     private static final Duration POLL = Duration.ofSeconds(1);

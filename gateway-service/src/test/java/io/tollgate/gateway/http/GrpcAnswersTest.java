@@ -12,6 +12,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.tollgate.gateway.support.GatewayResource;
@@ -28,7 +29,7 @@ import io.vertx.core.http.HttpVersion;
  * {@code retry-after}; the same path called as plain HTTP still gets the 429 problem. Real sockets, a real Redis.
  */
 @QuarkusTest
-@WithTestResource(GatewayResource.class)
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "grpc", value = "true"))
 class GrpcAnswersTest {
 
     private static final String METHOD = "/tollgate.test.Echo/Say";

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -32,7 +33,7 @@ import io.tollgate.gateway.support.RedisCli;
  * one), and all recovers when Redis is back.
  */
 @QuarkusTest
-@WithTestResource(GatewayResource.class)
+@WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "grpc", value = "true"))
 class StoreFailureTest {
 
     /**

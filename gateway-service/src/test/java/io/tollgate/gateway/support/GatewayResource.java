@@ -17,6 +17,10 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * {@code /tollgate.down.Echo/}; and points the
  * gateway at them. Tests reach them through the config keys this returns ({@code test.backend.url},
  * {@code test.grpc.port}, {@code tollgate.rules.url}, ...).
+ * <p>
+ * Each distinct set of arguments starts the gateway (and these servers) again: test classes whose needs differ only
+ * in what another class adds and they do not use pass that class's arguments too and run in its application (the
+ * classes of the default store timeout all pass {@code grpc=true}).
  */
 public class GatewayResource implements QuarkusTestResourceLifecycleManager {
 
