@@ -33,7 +33,7 @@ final class SocketSide {
     /** Vert.x's handler in the connection's pipeline. */
     private final ChannelHandlerContext vertx;
     private final ControlFrames control;
-    /** The control frames' handler, just before Vert.x's: what is written or closed from here passes no handler of Vert.x. */
+    /** The control frames' handler, just before Vert.x's: a close from here passes no handler of Vert.x. */
     private final ChannelHandlerContext own;
     private Future<Void> closeWritten = Future.succeededFuture();
     private boolean closingConnection;

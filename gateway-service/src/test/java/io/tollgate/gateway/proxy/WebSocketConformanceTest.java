@@ -300,7 +300,7 @@ class WebSocketConformanceTest {
         }
     }
 
-    /** A backend that breaks the protocol fails the gateway's connection to it, as a client must fail it (§5.1, §5.2). */
+    /** A backend that breaks the protocol fails the gateway's connection to it, as a client fails it (§5.1, §5.2). */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"masked", "rsv1", "opcode3"})
     void aBackendFrameThatBreaksTheProtocolFailsTheConnectionWith1002(String kind) throws Exception {
@@ -313,7 +313,8 @@ class WebSocketConformanceTest {
         assertThat(gateway).hasSize(2).endsWith("END");
         assertThat(gateway.get(0)).startsWith("CLOSE 1002 the upstream was refused: ");
         await().atMost(Duration.ofSeconds(5)).until(() -> echo().closes().size() == 1);
-        assertThat("CLOSE " + echo().closes().get(0)).isEqualTo(gateway.get(0).replace("the upstream was refused: ", ""));
+        assertThat("CLOSE " + echo().closes().get(0))
+                .isEqualTo(gateway.get(0).replace("the upstream was refused: ", ""));
     }
 
     /**
