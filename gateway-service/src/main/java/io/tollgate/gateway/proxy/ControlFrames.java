@@ -38,7 +38,7 @@ final class ControlFrames extends ChannelInboundHandlerAdapter {
         /** {@code side} sent a close frame with {@code payload} (code and reason as sent), after its other frames. */
         void closeFrame(SocketSide side, Buffer payload);
 
-        /** {@code side} sent a frame that breaks the protocol: none of it is relayed any more; it is due {@code code}. */
+        /** {@code side} broke the protocol: none of its frames is relayed any more, and it is due {@code code}. */
         void refused(SocketSide side, short code, String reason);
     }
 
