@@ -3,8 +3,6 @@ package io.tollgate.gateway.proxy;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.vertx.core.http.HttpConnection;
-import io.vertx.core.http.WebSocketBase;
-import io.vertx.core.http.impl.WebSocketInternal;
 import io.vertx.core.net.impl.ConnectionBase;
 
 /**
@@ -30,15 +28,11 @@ final class Flushes {
         }
     }
 
-    /** Gathers the flushes of both connections a relayed WebSocket joins, {@code side} being one. */
-    static void gather(WebSocketBase side) {
-        if (side instanceof WebSocketInternal internal) {
-            gather(internal.channelHandlerContext());
-        }
-    }
-
-    /** A connection already closed has no handlers left to put one before: it is left alone. */
-    private static void gather(ChannelHandlerContext vertx) {
+    /**
+     * Gathers the flushes of the connection whose Vert.x handler is {@code vertx}; a connection already closed has no
+     * handlers left to put one before, and is left alone.
+     */
+    static void gather(ChannelHandlerContext vertx) {
         if (!vertx.isRemoved() && vertx.pipeline().get(FlushConsolidationHandler.class) == null) {
             vertx.pipeline().addBefore(vertx.name(), "flush-consolidation",
                     new FlushConsolidationHandler(GATHERED, true));

@@ -3,11 +3,7 @@ package io.tollgate.gateway.proxy;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
@@ -18,24 +14,11 @@ import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
 import io.vertx.core.net.impl.ConnectionBase;
 
 /**
- * One side of a relayed WebSocket, seen from its connection's Netty pipeline just before Vert.x's handler, and its
- * part of the close handshake. Vert.x 4 answers a close frame itself the moment it reads one (the same code echoed,
- * then the connection closed), ahead of frames it has not delivered yet and with no option to do otherwise; so the
- * side takes the close frame before Vert.x sees it and hands it to the relay once every frame read before it was
- * delivered. A frame the decoder refuses (longer than the limit, unmasked from a client) reaches the relay as a close
- * code to send instead of an exception Vert.x would answer with a reset. Runs on the connection's event loop.
+ * One side of a relayed WebSocket: its socket, where it stands in the close handshake, and the writes that end it.
+ * Its ping and close frames come to the relay through {@link ControlFrames}, in its connection's pipeline, and not
+ * through Vert.x, which would answer them itself. Runs on the connection's event loop.
  */
-final class SocketSide extends ChannelInboundHandlerAdapter {
-
-    /** What a side tells its relay. */
-    interface Events {
-
-        /** {@code side} sent a close frame with {@code payload} (code and reason as sent), after its other frames. */
-        void closeFrame(SocketSide side, Buffer payload);
-
-        /** {@code side} sent a frame its decoder refused; it reads nothing more, and is due a close with {@code code}. */
-        void refused(SocketSide side, short code, String reason);
-    }
+final class SocketSide {
 
     /** The longest close reason (RFC 6455 §5.5: a control frame's payload is at most 125 bytes). */
     private static final int MAX_REASON = 123;
@@ -47,12 +30,11 @@ final class SocketSide extends ChannelInboundHandlerAdapter {
     boolean gone;
     /** The bytes of the message this side is sending so far. */
     long messageBytes;
+    /** Vert.x's handler in the connection's pipeline. */
     private final ChannelHandlerContext vertx;
-    private ChannelHandlerContext own;
-    private Events events;
-    private long passed;
-    private long delivered;
-    private Buffer heldClose;
+    private final ControlFrames control;
+    /** The control frames' handler, just before Vert.x's: a close from here passes no handler of Vert.x. */
+    private final ChannelHandlerContext own;
     private Future<Void> closeWritten = Future.succeededFuture();
     private boolean closingConnection;
 
@@ -60,7 +42,9 @@ final class SocketSide extends ChannelInboundHandlerAdapter {
         this.socket = socket;
         this.name = name;
         this.vertx = vertx;
-        vertx.pipeline().addBefore(vertx.name(), "tollgate-websocket-side", this);
+        this.control = new ControlFrames(this);
+        vertx.pipeline().addBefore(vertx.name(), "tollgate-websocket-control", control);
+        this.own = vertx.pipeline().context(control);
     }
 
     /** The client's side: {@code socket} on {@code connection} (Vert.x Web wraps the socket, so it names neither). */
@@ -73,60 +57,24 @@ final class SocketSide extends ChannelInboundHandlerAdapter {
         return new SocketSide(socket, ((WebSocketInternal) socket).channelHandlerContext(), "upstream");
     }
 
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        own = ctx;
+    /** From now on {@code events} hears of this side's control frames and refused frames. */
+    void listen(ControlFrames.Events events) {
+        control.listen(events);
     }
 
-    /** From now on {@code events} hears of this side's close and refused frames. */
-    void listen(Events events) {
-        this.events = events;
-        closeIfDue();
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof CloseWebSocketFrame close) {
-            heldClose = Buffer.buffer(close.content().copy());
-            close.release();
-            closeIfDue();
-            return;
-        }
-        if (msg instanceof WebSocketFrame) {
-            passed++;
-        }
-        ctx.fireChannelRead(msg);
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof CorruptedWebSocketFrameException refused && events != null) {
-            // the decoder now drops what it reads: keep reading, so that closing later sends no reset
-            ctx.channel().config().setAutoRead(true);
-            events.refused(this, (short) refused.closeStatus().code(), refused.getMessage());
-        } else {
-            ctx.fireExceptionCaught(cause);
-        }
+    /** Gathers the flushes of this side's connection ({@link Flushes}). */
+    void gatherFlushes() {
+        Flushes.gather(vertx);
     }
 
     /** Vert.x delivered one more of this side's frames to the relay. */
     void delivered() {
-        delivered++;
-        closeIfDue();
-    }
-
-    private void closeIfDue() {
-        if (heldClose != null && events != null && delivered >= passed) {
-            Buffer payload = heldClose;
-            heldClose = null;
-            closeReceived = true;
-            events.closeFrame(this, payload);
-        }
+        control.delivered();
     }
 
     /** Whether a close frame from this side was read and waits for the frames before it to be relayed. */
     boolean closeHeld() {
-        return heldClose != null;
+        return control.closeHeld();
     }
 
     /** Sends this side a close frame with {@code payload} as it came from the other side, once. */
@@ -149,6 +97,16 @@ final class SocketSide extends ChannelInboundHandlerAdapter {
             // from here, not the channel's tail: Vert.x's handler would make it a close frame (1000) of its own
             closeWritten.onComplete(written -> own.close());
         }
+    }
+
+    /**
+     * Closes this side's connection now, with what was written to it flushed as far as its peer reads: the close
+     * timeout, where a close frame that its peer does not read must not hold the connection open.
+     */
+    void closeConnectionNow() {
+        closingConnection = true;
+        own.flush();
+        own.close();
     }
 
     /**

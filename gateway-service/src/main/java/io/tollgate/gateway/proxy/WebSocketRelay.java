@@ -187,7 +187,7 @@ public class WebSocketRelay {
             if (upgraded.failed()) {
                 LOG.debugf("client's upgrade failed after the upstream's: %s", upgraded.cause().toString());
                 watcher.ended(false);
-                upstream.close(RelayedSocket.GOING_AWAY, "client handshake failed");
+                upstream.close(RelayedClose.GOING_AWAY, "client handshake failed");
                 return;
             }
             ServerWebSocket socket = upgraded.result();

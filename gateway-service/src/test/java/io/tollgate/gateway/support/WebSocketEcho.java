@@ -1,5 +1,9 @@
 package io.tollgate.gateway.support;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +27,16 @@ import io.vertx.core.http.WebSocketFrameType;
 /**
  * A WebSocket upstream on a free port, routed by the gateway under test at {@code /ws} (the route
  * {@code tollgate.gateway.routes.ws}). It echoes every data frame as it came (text, binary, continuation) and
- * speaks the subprotocols {@code chat.v1} and {@code chat.v2}. A text message {@code close <code> <reason>} makes it
- * close the socket so; {@code burst <code> <reason>} makes it send a text message in three fragments, a 1,000-byte binary
- * message and at once a close so (a backend that ends a socket right after its last messages). Frames and messages
- * may be up to 16 MiB. It counts the handshakes it was sent, keeps the head of the last one, the pings it received, the sockets
- * open now
- * and the close codes and reasons its clients sent. {@code /ws/refuse/<status>} refuses the handshake with that
- * status. {@code /ws/paused} reads nothing until {@link #resumeReading()}. Init arg {@code idle-timeout}: the gateway's
+ * speaks the subprotocols {@code chat.v1} and {@code chat.v2}; a ping it answers with a pong (Vert.x does), a pong it
+ * takes in silence. A text message {@code close <code> <reason>} makes it close the socket so; {@code burst <code>
+ * <reason>} makes it send a text message in three fragments, a 1,000-byte binary message and at once a close so (a
+ * backend that ends a socket right after its last messages); {@code send <frames>} makes it send the frames a
+ * {@link FrameScript} names. Frames and messages may be up to 16 MiB. It counts the handshakes it was sent, keeps the
+ * head of the last one, the pings and pongs it received, the sockets open now and the close codes and reasons its
+ * clients sent. {@code /ws/refuse/<status>} refuses the handshake with that status. {@code /ws/paused} reads nothing
+ * until {@link #resumeReading()}. {@code /ws/strict} echoes too, but closes a socket with 1007 on a text message that
+ * is not UTF-8 (as RFC 6455 §8.1 asks of an endpoint). {@code /ws/raw/<kind>} is {@link BadServerFrames}. Init arg
+ * {@code idle-timeout}: the gateway's
  * {@code tollgate.gateway.websocket.idle-timeout}, and likewise
  * {@code max-frame-size}, {@code max-message-size} and {@code close-timeout} when given.
  */
@@ -44,6 +51,7 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
     private final AtomicInteger open = new AtomicInteger();
     private final Queue<String> closes = new ConcurrentLinkedQueue<>();
     private final Queue<String> pings = new ConcurrentLinkedQueue<>();
+    private final Queue<String> pongs = new ConcurrentLinkedQueue<>();
     private final Queue<ServerWebSocket> paused = new ConcurrentLinkedQueue<>();
     private final AtomicLong bytesRead = new AtomicLong();
     private volatile String lastUri;
@@ -100,7 +108,12 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
             request.toWebSocket().onSuccess(this::readLater);
             return;
         }
-        request.toWebSocket().onSuccess(this::echo);
+        if (request.path().startsWith("/ws/raw/")) {
+            BadServerFrames.serve(request, request.path().substring("/ws/raw/".length()), closes::add);
+            return;
+        }
+        boolean strict = request.path().startsWith("/ws/strict");
+        request.toWebSocket().onSuccess(socket -> echo(socket, strict));
     }
 
     /** A socket not read until {@link #resumeReading()}: a slow reader. It counts what it reads, and echoes nothing. */
@@ -110,8 +123,10 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
         paused.add(socket);
     }
 
-    private void echo(ServerWebSocket socket) {
+    private void echo(ServerWebSocket socket, boolean strict) {
         open.incrementAndGet();
+        Utf8Text text = new Utf8Text();
+        socket.pongHandler(pong -> pongs.add(pong.toString()));
         socket.frameHandler(frame -> {
             if (frame.isText() && frame.isFinal() && frame.textData().startsWith("close ")) {
                 String[] parts = frame.textData().split(" ", 3);
@@ -120,6 +135,10 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
                 String[] parts = frame.textData().split(" ", 3);
                 burst(socket);
                 socket.close(Short.parseShort(parts[1]), parts[2]);
+            } else if (frame.isText() && frame.isFinal() && frame.textData().startsWith("send ")) {
+                FrameScript.send(socket, frame.textData().substring("send ".length()));
+            } else if (strict && !text.valid(frame)) {
+                socket.close((short) 1007, "not UTF-8");
             } else if (frame.type() == WebSocketFrameType.PING) {
                 pings.add(frame.binaryData().toString()); // Vert.x answers it with a pong itself
             } else if (frame.isText() || frame.isBinary() || frame.isContinuation()) {
@@ -184,6 +203,11 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
         return List.copyOf(pings);
     }
 
+    /** The payloads of the pongs received since the last reset. */
+    public List<String> pongs() {
+        return List.copyOf(pongs);
+    }
+
     /** The request target of the last handshake. */
     public String lastUri() {
         return lastUri;
@@ -199,6 +223,36 @@ public class WebSocketEcho implements QuarkusTestResourceLifecycleManager {
         handshakes.set(0);
         closes.clear();
         pings.clear();
+        pongs.clear();
+    }
+
+    /** The text message a socket is receiving, checked for UTF-8 once whole (a character may span fragments). */
+    private static final class Utf8Text {
+
+        private Buffer message;
+
+        /** Whether the text message that {@code frame} ends, if it does, is UTF-8. */
+        boolean valid(WebSocketFrame frame) {
+            if (frame.isText()) {
+                message = Buffer.buffer();
+            }
+            if (message == null || !(frame.isText() || frame.isContinuation())) {
+                return true; // binary
+            }
+            message.appendBuffer(frame.binaryData());
+            if (!frame.isFinal()) {
+                return true;
+            }
+            Buffer whole = message;
+            message = null;
+            try {
+                StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(whole.getBytes()));
+                return true;
+            } catch (CharacterCodingException notUtf8) {
+                return false;
+            }
+        }
     }
 
     @Override

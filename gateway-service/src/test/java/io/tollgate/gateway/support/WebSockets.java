@@ -19,6 +19,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.http.WebSocketFrame;
 
@@ -30,6 +31,8 @@ public final class WebSockets implements AutoCloseable {
 
     private final Vertx vertx = Vertx.vertx();
     private final WebSocketClient client = vertx.createWebSocketClient();
+    private final WebSocketClient compressing = vertx.createWebSocketClient(new WebSocketClientOptions()
+            .setTryUsePerMessageCompression(true));
 
     @Override
     public void close() {
@@ -45,6 +48,19 @@ public final class WebSockets implements AutoCloseable {
             options.setSubProtocols(subprotocols);
         }
         return client.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    /** A socket, and the extensions its handshake's answer accepted. */
+    public record Extended(WebSocket socket, String extensions) {
+    }
+
+    /** Opens a socket as {@link #open} does, offering per-message deflate (RFC 7692). */
+    public Extended openCompressed(int port, String uri, String apiKey)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return compressing.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setURI(uri)
+                .addHeader("X-API-Key", apiKey))
+                .map(socket -> new Extended(socket, socket.headers().get("Sec-WebSocket-Extensions")))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     /**
@@ -102,7 +118,15 @@ public final class WebSockets implements AutoCloseable {
 
     /** Sends an upgrade of {@code path} with {@code apiKey} on a new connection and reads the answer's head. */
     public static Raw rawUpgrade(int port, String path, String apiKey) throws IOException {
+        return rawUpgrade(port, path, apiKey, 0);
+    }
+
+    /** {@link #rawUpgrade} on a socket whose receive buffer is {@code receiveBufferBytes}, unless 0. */
+    static Raw rawUpgrade(int port, String path, String apiKey, int receiveBufferBytes) throws IOException {
         Socket socket = new Socket();
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes); // before connecting: the window offered depends on it
+        }
         socket.setSoTimeout(10_000);
         socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
         socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
