@@ -3,23 +3,60 @@ package io.tollgate.e2e;
 import java.util.Map;
 
 import io.tollgate.e2e.support.Stack;
+import io.tollgate.grpc.interop.InteropProtos;
+import io.tollgate.grpc.interop.InteropServer;
 
 /**
  * One stack of 3 gateways shared by the tests that only send traffic (each uses its own rule ids and keys);
- * tests that kill parts start a stack of their own. Stopped when the test JVM exits.
+ * tests that kill parts start a stack of their own. Beside it, grpc's interop service ({@link InteropServer}, in this
+ * JVM), which the gateways route {@code /grpc.testing.TestService/} and {@code /grpc.testing.UnimplementedService/} to,
+ * as a user routes a gRPC service: in the environment. Stopped when the test JVM exits.
  */
 final class SharedStack {
 
     private static Stack stack;
+    private static InteropServer interop;
 
     private SharedStack() {
     }
 
     static synchronized Stack get() {
         if (stack == null) {
-            stack = Stack.start(3, Map.of());
-            Runtime.getRuntime().addShutdownHook(new Thread(stack::close));
+            try {
+                interop = new InteropServer();
+            } catch (Exception e) {
+                throw new IllegalStateException("grpc's interop service did not start", e);
+            }
+            String url = "h2c://127.0.0.1:" + interop.port();
+            try {
+                stack = Stack.start(3, Map.of(
+                        "TOLLGATE_GATEWAY_ROUTES_INTEROP_PREFIX", "/" + InteropProtos.SERVICE + "/",
+                        "TOLLGATE_GATEWAY_ROUTES_INTEROP_URL", url,
+                        "TOLLGATE_GATEWAY_ROUTES_UNIMPLEMENTED_PREFIX", "/grpc.testing.UnimplementedService/",
+                        "TOLLGATE_GATEWAY_ROUTES_UNIMPLEMENTED_URL", url));
+            } catch (RuntimeException | Error e) {
+                closeInterop();
+                throw e;
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stack.close();
+                closeInterop();
+            }));
         }
         return stack;
+    }
+
+    private static void closeInterop() {
+        try {
+            interop.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The port of the interop service the shared stack's gateways route to, for calls made to it direct. */
+    static synchronized int interopPort() {
+        get();
+        return interop.port();
     }
 }
