@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -34,7 +36,10 @@ import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.tollgate.e2e.support.Fleet;
+import io.tollgate.e2e.support.Rules;
 import io.tollgate.e2e.support.Stack;
+import io.tollgate.grpc.interop.InteropCase;
+import io.tollgate.grpc.interop.InteropProtos;
 import io.tollgate.rules.domain.DocBlocks;
 import io.tollgate.rules.domain.DocBlocks.Block;
 
@@ -45,7 +50,9 @@ import io.tollgate.rules.domain.DocBlocks.Block;
  * reach the backend); a server-streaming call relays every message and the trailers; the call's deadline reaches
  * the backend. The gateways reach the service through a route given in the environment
  * ({@code TOLLGATE_GATEWAY_ROUTES_GRPC_URL=h2c://...}), as {@code ./tollgate up} gives it. The rule is the one
- * docs/protocols.md shows, and the page's curl loop prints what the page says it prints.
+ * docs/protocols.md shows, and the page's curl loop prints what the page says it prints. grpc's interop cases, against
+ * a grpc-java {@code grpc.testing.TestService} the gateways route to ({@link SharedStack}), end through the fleet as
+ * they end direct.
  */
 class GrpcAcrossGatewaysTest {
 
@@ -68,21 +75,27 @@ class GrpcAcrossGatewaysTest {
     static void start() throws Exception {
         stack = SharedStack.get();
         stack.putRule("echo.grpc", JSON.writeValueAsString(YAML.readTree(block("yaml", "id: echo.grpc").text())));
+        stack.putRule("grpc.interop", Rules.perApiKey("grpc.interop", "/" + InteropProtos.SERVICE + "/**", 10_000,
+                "1m", "open"));
         for (var gateway : stack.gateways()) {
             ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
             channels.add(channel);
-            await(gateway.name() + " applies echo.grpc").atMost(Duration.ofSeconds(10))
-                    .pollInterval(Duration.ofMillis(20)).until(() -> applies(channel));
+            await(gateway.name() + " applies echo.grpc and grpc.interop").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> applies(channel, SAY, StringValue.of("probe"), "echo.grpc")
+                            && applies(channel, InteropProtos.EMPTY_CALL, InteropProtos.message("Empty").build(),
+                                    "grpc.interop"));
         }
     }
 
-    /** Whether the gateway of {@code channel} applies the rule: a fresh client's call names it. */
-    private static boolean applies(ManagedChannel channel) {
+    /** Whether the gateway of {@code channel} applies the rule {@code id}: a fresh client's call names it. */
+    private static <Q, A> boolean applies(ManagedChannel channel, MethodDescriptor<Q, A> method, Q request,
+            String id) {
         AtomicReference<Metadata> headers = new AtomicReference<>();
-        ClientCalls.blockingUnaryCall(withKey(channel, Fleet.freshKey("probe"), headers, null), SAY, deadline(),
-                StringValue.of("probe"));
+        ClientCalls.blockingUnaryCall(withKey(channel, Fleet.freshKey("probe"), headers, null), method, deadline(),
+                request);
         String policy = headers.get().get(Metadata.Key.of("ratelimit-policy", Metadata.ASCII_STRING_MARSHALLER));
-        return policy != null && policy.contains("\"echo.grpc\"");
+        return policy != null && policy.contains("\"" + id + "\"");
     }
 
     @AfterAll
@@ -136,6 +149,26 @@ class GrpcAcrossGatewaysTest {
                 .as("grpc-timeout passed on to the backend").isNotNull();
         assertThat(headers.get().get(Metadata.Key.of("ratelimit-policy", Metadata.ASCII_STRING_MARSHALLER)))
                 .isEqualTo("\"echo.grpc\";q=5;w=60");
+    }
+
+    /**
+     * grpc's interop cases (and the 4 MB, 10,000-message, compression, metadata and status cases beside them,
+     * {@link InteropCase}), with grpc-java on both sides: each ends through a packaged gateway, under a rule on the
+     * service, as it ends direct. The cases take turns on the three gateways.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(InteropCase.class)
+    void grpcsInteropCaseEndsThroughTheFleetAsItEndsDirect(InteropCase interop) throws Exception {
+        ManagedChannel direct = NettyChannelBuilder.forAddress("127.0.0.1", SharedStack.interopPort()).usePlaintext()
+                .build();
+        try {
+            assertThat(interop.run(direct)).as("direct").isEqualTo(interop.expected);
+            int gateway = interop.ordinal() % channels.size();
+            assertThat(interop.run(withKey(channels.get(gateway), Fleet.freshKey("interop"), null, null)))
+                    .as("through " + stack.gateways().get(gateway).name()).isEqualTo(interop.expected);
+        } finally {
+            direct.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
     }
 
     @Test

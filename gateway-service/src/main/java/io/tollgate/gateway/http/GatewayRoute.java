@@ -251,7 +251,7 @@ class GatewayRoute {
             }
         }
         if (GrpcAnswers.isGrpc(request)) {
-            GrpcAnswers.send(request.response(), problem);
+            GrpcAnswers.send(request, problem);
         } else {
             Problems.send(request.response(), problem);
         }

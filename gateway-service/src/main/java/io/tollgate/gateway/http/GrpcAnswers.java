@@ -2,16 +2,19 @@ package io.tollgate.gateway.http;
 
 import java.nio.charset.StandardCharsets;
 
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 
 /**
  * The gateway's own answers to a gRPC call (a request of {@code Content-Type: application/grpc...}): what it would
  * answer as problem+json, as a gRPC client reads it instead. A trailers-only answer: HTTP 200, {@code Content-Type:
- * application/grpc}, {@code grpc-status} and {@code grpc-message} in its one HEADERS frame, beside the headers
- * already set (the {@code RateLimit} fields, {@code retry-after}). A limited call is {@code RESOURCE_EXHAUSTED}
- * (8), the code gRPC clients and Google's APIs use for quota, where an HTTP 429 would read as {@code UNAVAILABLE}.
+ * application/grpc}, {@code grpc-status} and {@code grpc-message} in its one HEADERS frame, which ends the stream,
+ * beside the headers already set (the {@code RateLimit} fields, {@code retry-after}). A limited call is
+ * {@code RESOURCE_EXHAUSTED} (8), the code gRPC clients and Google's APIs use for quota, where an HTTP 429 would read
+ * as {@code UNAVAILABLE}.
  */
 public final class GrpcAnswers {
 
@@ -63,11 +66,22 @@ public final class GrpcAnswers {
         };
     }
 
-    /** Answers {@code problem} (a problem+json body the gateway would send) as a trailers-only gRPC answer. */
-    public static void send(HttpServerResponse response, JsonObject problem) {
+    /**
+     * Answers {@code problem} (a problem+json body the gateway would send) as a trailers-only gRPC answer. Over
+     * HTTP/2 that is one HEADERS frame that ends the stream, without the {@code Content-Length: 0} Vert.x would add, as
+     * a gRPC server sends it (nor a {@code Connection} header, which HTTP/2 has not, {@link Http2Answers}); over
+     * HTTP/1.1 the length frames the answer.
+     */
+    public static void send(HttpServerRequest request, JsonObject problem) {
+        HttpServerResponse response = request.response();
         if (response.headWritten()) {
             response.reset();
             return;
+        }
+        if (request.version() == HttpVersion.HTTP_2) {
+            // this takes the place of Http2Answers' handler: it drops Connection too
+            response.headersEndHandler(v -> response.headers().remove(HttpHeaders.CONTENT_LENGTH)
+                    .remove(HttpHeaders.CONNECTION));
         }
         String detail = problem.getString("detail", problem.getString("title", ""));
         response.setStatusCode(200)

@@ -34,6 +34,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.StreamResetException;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.streams.Pipe;
 import io.vertx.core.streams.ReadStream;
@@ -125,7 +126,8 @@ public class ReverseProxy {
      * (what was counted is what the backend acts on) with the query string as sent, and streams the answer back,
      * letting {@code extraHeaders} add headers before the answer's head is written; {@code watcher} sees the
      * exchange to its end. Fails with {@link UpstreamFailure} when nothing was sent yet; after that a broken stream
-     * just closes the connection.
+     * just closes the connection. An HTTP/2 upstream's reset of the stream reaches an HTTP/2 client as a reset with
+     * the same code, before the answer's head as after it.
      */
     public Future<Void> forward(HttpServerRequest request, CanonicalPath path, Consumer<MultiMap> extraHeaders,
             AnswerWatcher watcher) {
@@ -184,7 +186,18 @@ public class ReverseProxy {
                 // handlers in the turn the head arrives, before any of the body (Vert.x drops chunks no handler takes)
                 .onSuccess(in -> relay(in, request.response(), extraHeaders, done, loop, watching, clientReset))
                 .onFailure(err -> {
-                    done.tryFail(failure(err, upstream, wait));
+                    if (http2 && err instanceof StreamResetException reset) {
+                        // the upstream reset the stream before its answer (REFUSED_STREAM: it took none of it): the
+                        // client's stream is reset with the same code, as the upstream would have reset it; unless
+                        // the client reset it first (this is then its reset, passed on), as a second reset of a
+                        // stream would reach the client as a frame of a stream it closed
+                        if (!request.response().closed()) {
+                            request.response().reset(reset.getCode());
+                        }
+                        done.tryComplete();
+                    } else {
+                        done.tryFail(failure(err, upstream, wait));
+                    }
                     watching.ended(false);
                 });
         return done.future();
@@ -302,10 +315,16 @@ public class ReverseProxy {
             ended(watcher, piped.succeeded(), loop, body);
             if (piped.failed()) {
                 // the head is out: cut the client's connection so it sees a broken answer, never a short one as
-                // whole, and the backend's, so it stops sending what nobody will read (as nginx does)
+                // whole, and the backend's, so it stops sending what nobody will read (as nginx does). An upstream
+                // that reset its stream has the client's reset with its code (a gRPC client reads CANCEL,
+                // INTERNAL_ERROR, ... as the server meant it), and is not reset in turn: its stream is over
                 LOG.debugf("proxied answer broke off: %s", piped.cause().toString());
-                response.reset();
-                in.request().reset(clientReset.code());
+                boolean upstreamBroke = watched != null && watched.failed();
+                response.reset(
+                        upstreamBroke && piped.cause() instanceof StreamResetException reset ? reset.getCode() : 0);
+                if (!upstreamBroke) {
+                    in.request().reset(clientReset.code());
+                }
             }
         });
     }
@@ -397,6 +416,11 @@ public class ReverseProxy {
         }
         if (err instanceof TimeoutException) {
             return new UpstreamFailure(504, "upstream " + upstream.authority() + " did not answer in time", err);
+        }
+        if (err instanceof StreamResetException reset) {
+            // an HTTP/2 upstream's reset, for a client that cannot be told one (HTTP/1.1)
+            return new UpstreamFailure(502, "upstream " + upstream.authority() + " reset the request's stream (code "
+                    + reset.getCode() + ")", err);
         }
         return new UpstreamFailure(502, "upstream " + upstream.authority() + " unreachable: " + err.getMessage(), err);
     }

@@ -7,6 +7,8 @@ import static io.tollgate.gateway.support.GatewayControl.resetBackend;
 import static io.tollgate.gateway.support.GatewayControl.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -18,6 +20,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.H2Client;
 import io.tollgate.gateway.support.H2Client.Answer;
+import io.tollgate.gateway.support.RawH2;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -26,7 +29,8 @@ import io.vertx.core.http.HttpVersion;
 /**
  * A limited gRPC call (HTTP/2, {@code Content-Type: application/grpc}) is answered as gRPC clients read a quota:
  * trailers-only, HTTP 200, {@code grpc-status: 8} (RESOURCE_EXHAUSTED), with the RateLimit fields and
- * {@code retry-after}; the same path called as plain HTTP still gets the 429 problem. Real sockets, a real Redis.
+ * {@code retry-after}, in one HEADERS frame that ends the stream and adds no {@code content-length}, as a gRPC server
+ * answers; the same path called as plain HTTP still gets the 429 problem. Real sockets, a real Redis.
  */
 @QuarkusTest
 @WithTestResource(value = GatewayResource.class, initArgs = @ResourceArg(name = "grpc", value = "true"))
@@ -89,6 +93,26 @@ class GrpcAnswersTest {
                     .add("X-API-Key", apiKey + "-other").add("Content-Type", "application/grpc"), Buffer.buffer(FRAME));
             assertThat(answer.headers().get("grpc-status")).as("one identity per call").isEqualTo("3");
             assertThat(backendHits()).isZero();
+        }
+    }
+
+    @Test
+    void aRefusalIsOneHeadersFrameThatEndsTheStreamWithoutALengthAsAGrpcServerAnswers() throws Exception {
+        try (RawH2 h2 = new RawH2(port())) {
+            List<String[]> call = List.of(new String[]{"content-type", "application/grpc"},
+                    new String[]{"te", "trailers"});
+            RawH2.Answer unauthenticated = h2.send("POST", METHOD, call, FRAME);
+            assertThat(unauthenticated.headers()).containsEntry(":status", "200").containsEntry("grpc-status", "16")
+                    .doesNotContainKey("content-length");
+            assertThat(unauthenticated.frames()).as("trailers-only").containsExactly("HEADERS END_STREAM");
+
+            List<String[]> keyed = new ArrayList<>(call);
+            keyed.add(new String[]{"x-api-key", apiKey});
+            h2.send("POST", METHOD, keyed, FRAME); // the rule's one call
+            RawH2.Answer limited = h2.send("POST", METHOD, keyed, FRAME);
+            assertThat(limited.headers()).containsEntry("grpc-status", "8").containsEntry("ratelimit-remaining", "0")
+                    .containsKey("retry-after").doesNotContainKey("content-length");
+            assertThat(limited.frames()).containsExactly("HEADERS END_STREAM");
         }
     }
 

@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.tollgate.grpc.interop.InteropProtos;
+import io.tollgate.grpc.interop.InteropServer;
 
 /**
  * Starts what a gateway under test talks to: a {@link TestBackend}, a {@link TestRulesServer} and,

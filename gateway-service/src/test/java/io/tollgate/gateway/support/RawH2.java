@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,10 +41,11 @@ public final class RawH2 implements AutoCloseable {
     private static final int PRIORITY = 0x20;
 
     /**
-     * How a stream ended: the answer's headers ({@code :status} among them, empty when none came), its body, and the
-     * code of the server's RST_STREAM, or -1 when it sent none.
+     * How a stream ended: the answer's headers ({@code :status} among them, empty when none came), its body, the
+     * code of the server's RST_STREAM, or -1 when it sent none, and the stream's frames as they came
+     * ({@code "HEADERS END_STREAM"}, {@code "DATA"}, {@code "RST_STREAM"}, ...).
      */
-    public record Answer(Map<String, String> headers, String body, long resetCode) {
+    public record Answer(Map<String, String> headers, String body, long resetCode, List<String> frames) {
 
         /** The answer's status, or 0 when the stream was reset without one. */
         public int status() {
@@ -88,10 +90,19 @@ public final class RawH2 implements AutoCloseable {
      * with its HEADERS frame; how its stream ended.
      */
     public Answer get(String path, List<String[]> fields) throws IOException, Http2Exception {
+        return send("GET", path, fields, null);
+    }
+
+    /**
+     * A {@code method} request of {@code path} with {@code fields}, its {@code body} in one DATA frame that ends the
+     * stream (null: none, the HEADERS frame ends it); how its stream ended.
+     */
+    public Answer send(String method, String path, List<String[]> fields, byte[] body)
+            throws IOException, Http2Exception {
         int stream = nextStream;
         nextStream += 2;
         ByteArrayOutputStream block = new ByteArrayOutputStream();
-        literal(block, ":method", "GET");
+        literal(block, ":method", method);
         literal(block, ":scheme", "http");
         literal(block, ":authority", authority);
         literal(block, ":path", path);
@@ -99,14 +110,17 @@ public final class RawH2 implements AutoCloseable {
             literal(block, field[0], field[1]);
         }
         ByteArrayOutputStream frames = new ByteArrayOutputStream();
-        frame(frames, HEADERS, END_HEADERS | END_STREAM, stream, block.toByteArray());
+        frame(frames, HEADERS, END_HEADERS | (body == null ? END_STREAM : 0), stream, block.toByteArray());
+        if (body != null) {
+            frame(frames, DATA, END_STREAM, stream, body);
+        }
         out.write(frames.toByteArray());
         out.flush();
         Reading answer = new Reading();
         while (!answer.ended) {
             readFrame(stream, answer);
         }
-        return new Answer(answer.headers, answer.body.toString(UTF_8), answer.resetCode);
+        return new Answer(answer.headers, answer.body.toString(UTF_8), answer.resetCode, answer.frames);
     }
 
     /** What has come of one stream so far. */
@@ -116,6 +130,7 @@ public final class RawH2 implements AutoCloseable {
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
         long resetCode = -1;
         boolean ended;
+        final List<String> frames = new ArrayList<>();
     }
 
     private void readFrame(int stream, Reading answer) throws IOException, Http2Exception {
@@ -147,10 +162,13 @@ public final class RawH2 implements AutoCloseable {
                     Unpooled.wrappedBuffer(payload, start, payload.length - start - padding));
             block.forEach(field -> answer.headers.put(field.getKey().toString(), field.getValue().toString()));
             answer.ended = (flags & END_STREAM) != 0;
+            answer.frames.add(answer.ended ? "HEADERS END_STREAM" : "HEADERS");
         } else if (id == stream && type == DATA) {
             answer.body.write(payload);
             answer.ended = (flags & END_STREAM) != 0;
+            answer.frames.add(answer.ended ? "DATA END_STREAM" : "DATA");
         } else if (id == stream && type == RST_STREAM) {
+            answer.frames.add("RST_STREAM");
             answer.resetCode = ((payload[0] & 0xffL) << 24) | ((payload[1] & 0xff) << 16) | ((payload[2] & 0xff) << 8)
                     | (payload[3] & 0xff);
             answer.ended = true;

@@ -35,7 +35,9 @@ import io.vertx.core.net.PfxOptions;
  * (nonsense included); compressed ones under {@code /coded/} ({@link CompressedAnswers}), long ones under
  * {@code /long/} ({@link LongAnswers}). {@code /hold} (and {@code /h2c/hold}) answers
  * only when {@code /__release} is called; {@code /__held} says how many wait. {@code .../trailers} answers with a
- * body and the trailers {@code grpc-status: 0} and {@code X-Checksum}, as a gRPC server ends a call. The backend
+ * body and the trailers {@code grpc-status: 0} and {@code X-Checksum}, as a gRPC server ends a call.
+ * {@code /h2c/reset/<code>} resets its HTTP/2 stream with that code before answering, {@code .../after-message} after
+ * the head of a gRPC answer and one message. The backend
  * speaks HTTP/1.1 and, by prior knowledge, HTTP/2 in clear text (h2c); the echo says which ({@code version}).
  * Counted for the tests of broken streams: uploads whose first bytes arrived ({@code uploadsStarted}),
  * uploads that broke off before their end ({@code uploadsBroken}) and downloads whose reader went away
@@ -143,6 +145,10 @@ public final class TestBackend implements AutoCloseable {
             held.add(response);
             return;
         }
+        if (path.startsWith("/h2c/reset/")) {
+            reset(request.response(), path.substring("/h2c/reset/".length()));
+            return;
+        }
         if (path.startsWith("/usage/")) {
             usage(request.response(), path.substring("/usage/".length()));
             return;
@@ -217,6 +223,23 @@ public final class TestBackend implements AutoCloseable {
                             .put("crc", crc.getValue())
                             .encode());
         });
+    }
+
+    /**
+     * Resets the stream with the code {@code how} names ({@code <code>}), before any answer; or ({@code
+     * <code>/after-message}) after the head of a gRPC answer and one empty message, as a gRPC server that gives up
+     * mid-call.
+     */
+    private static void reset(HttpServerResponse response, String how) {
+        String[] parts = how.split("/");
+        long code = Long.parseLong(parts[0]);
+        if (parts.length == 1) {
+            response.reset(code);
+            return;
+        }
+        response.setChunked(true).putHeader("Content-Type", "application/grpc")
+                .write(Buffer.buffer(new byte[5])) // an empty message: not compressed, 0 bytes long
+                .onComplete(written -> response.reset(code));
     }
 
     /** {@code request}'s answer, its URI noted in {@code brokenDownloads} if its connection closes before its end. */

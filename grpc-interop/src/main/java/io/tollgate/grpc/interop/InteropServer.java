@@ -1,11 +1,12 @@
-package io.tollgate.gateway.support;
+package io.tollgate.grpc.interop;
 
-import static io.tollgate.gateway.support.InteropProtos.get;
-import static io.tollgate.gateway.support.InteropProtos.has;
-import static io.tollgate.gateway.support.InteropProtos.message;
-import static io.tollgate.gateway.support.InteropProtos.payload;
-import static io.tollgate.gateway.support.InteropProtos.payloadSize;
-import static io.tollgate.gateway.support.InteropProtos.set;
+import static io.tollgate.grpc.interop.InteropProtos.flag;
+import static io.tollgate.grpc.interop.InteropProtos.get;
+import static io.tollgate.grpc.interop.InteropProtos.has;
+import static io.tollgate.grpc.interop.InteropProtos.message;
+import static io.tollgate.grpc.interop.InteropProtos.payload;
+import static io.tollgate.grpc.interop.InteropProtos.payloadSize;
+import static io.tollgate.grpc.interop.InteropProtos.set;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -13,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.google.protobuf.DynamicMessage;
 
+import io.grpc.Context;
+import io.grpc.Contexts;
 import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -23,6 +26,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 
@@ -30,9 +34,15 @@ import io.grpc.stub.StreamObserver;
  * A grpc-java server of {@code grpc.testing.TestService} (HTTP/2 in clear text on a free port), written from the
  * server features of grpc's {@code doc/interop-test-descriptions.md}: EmptyCall, UnaryCall, StreamingInputCall,
  * StreamingOutputCall, FullDuplexCall, Echo Status ({@code response_status}: the call ends with that code and
- * message) and Echo Metadata ({@code x-grpc-test-echo-initial} back in the answer's headers,
- * {@code x-grpc-test-echo-trailing-bin} in its trailers). {@code UnimplementedCall} and
+ * message), Echo Metadata ({@code x-grpc-test-echo-initial} back in the answer's headers, each
+ * {@code x-grpc-test-echo-trailing-bin} in its trailers), CompressedResponse (gzip, as {@code response_compressed}
+ * and {@code ResponseParameters.compressed} ask) and CompressedRequest (a request that {@code expect_compressed} on a
+ * call whose {@code grpc-encoding} is not gzip fails with {@code INVALID_ARGUMENT}). {@code UnimplementedCall} and
  * {@code grpc.testing.UnimplementedService} are not served: grpc-java answers them {@code UNIMPLEMENTED}.
+ * <p>
+ * Beyond grpc's features: a call that asks is told in its trailers how many bytes of messages the server read and
+ * wrote on the wire ({@link WireBytes}), so a client sees whether its messages arrived as it sent them and the
+ * server's as the server sent them.
  */
 public final class InteropServer implements AutoCloseable {
 
@@ -40,6 +50,10 @@ public final class InteropServer implements AutoCloseable {
             Metadata.ASCII_STRING_MARSHALLER);
     public static final Metadata.Key<byte[]> ECHO_TRAILING = Metadata.Key.of("x-grpc-test-echo-trailing-bin",
             Metadata.BINARY_BYTE_MARSHALLER);
+    private static final Metadata.Key<String> ENCODING = Metadata.Key.of("grpc-encoding",
+            Metadata.ASCII_STRING_MARSHALLER);
+    /** The call's {@code grpc-encoding}, for CompressedRequest. */
+    private static final Context.Key<String> REQUEST_ENCODING = Context.key("request-encoding");
 
     private final Server server;
 
@@ -60,7 +74,8 @@ public final class InteropServer implements AutoCloseable {
                 .addMethod(InteropProtos.FULL_DUPLEX_CALL, ServerCalls.asyncBidiStreamingCall(this::duplex))
                 .build();
         server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addService(ServerInterceptors.intercept(service, new EchoMetadata()))
+                .addService(ServerInterceptors.intercept(service, new Observed()))
+                .addStreamTracerFactory(WireBytes.AtServer.FACTORY)
                 .build()
                 .start();
     }
@@ -70,27 +85,36 @@ public final class InteropServer implements AutoCloseable {
     }
 
     private void unary(DynamicMessage request, StreamObserver<DynamicMessage> answer) {
-        if (!echoedStatus(request, answer)) {
-            int size = (Integer) get(request, "response_size");
-            answer.onNext(set(message("SimpleResponse"), "payload", payload(size)).build());
-            answer.onCompleted();
+        if (!compressedAsExpected(request, answer) || echoedStatus(request, answer)) {
+            return;
         }
+        if (flag(request, "response_compressed")) {
+            ((ServerCallStreamObserver<DynamicMessage>) answer).setCompression("gzip");
+        }
+        int size = (Integer) get(request, "response_size");
+        answer.onNext(set(message("SimpleResponse"), "payload", payload(size)).build());
+        answer.onCompleted();
     }
 
     private StreamObserver<DynamicMessage> input(StreamObserver<DynamicMessage> answer) {
         return new Requests(answer) {
 
             private int total;
+            private boolean over;
 
             @Override
             public void onNext(DynamicMessage request) {
+                over = over || !compressedAsExpected(request, answer);
                 total += payloadSize(request);
             }
 
             @Override
             public void onCompleted() {
-                answer.onNext(set(message("StreamingInputCallResponse"), "aggregated_payload_size", total).build());
-                answer.onCompleted();
+                if (!over) {
+                    answer.onNext(set(message("StreamingInputCallResponse"), "aggregated_payload_size", total)
+                            .build());
+                    answer.onCompleted();
+                }
             }
         };
     }
@@ -130,15 +154,22 @@ public final class InteropServer implements AutoCloseable {
     }
 
     /**
-     * Answers a {@code StreamingOutputCallRequest}: a message of each of its response sizes, unless it asks for a
-     * status (then the call ends with it). Whether the call goes on.
+     * Answers a {@code StreamingOutputCallRequest}: a message of each of its response sizes, each compressed as its
+     * parameters ask, unless it asks for a status (then the call ends with it). Whether the call goes on.
      */
     private static boolean answered(DynamicMessage request, StreamObserver<DynamicMessage> answer) {
         if (echoedStatus(request, answer)) {
             return false;
         }
-        for (Object parameters : (List<?>) get(request, "response_parameters")) {
-            int size = (Integer) get((DynamicMessage) parameters, "size");
+        List<?> all = (List<?>) get(request, "response_parameters");
+        ServerCallStreamObserver<DynamicMessage> call = (ServerCallStreamObserver<DynamicMessage>) answer;
+        if (all.stream().anyMatch(parameters -> flag((DynamicMessage) parameters, "compressed"))) {
+            call.setCompression("gzip"); // the call's encoding; each message then says whether it is compressed
+        }
+        for (Object each : all) {
+            DynamicMessage parameters = (DynamicMessage) each;
+            call.setMessageCompression(flag(parameters, "compressed"));
+            int size = (Integer) get(parameters, "size");
             answer.onNext(set(message("StreamingOutputCallResponse"), "payload", payload(size)).build());
         }
         return true;
@@ -155,15 +186,32 @@ public final class InteropServer implements AutoCloseable {
         return true;
     }
 
-    /** Echo Metadata: the client's echo keys back, in the answer's headers and in its trailers. */
-    private static final class EchoMetadata implements ServerInterceptor {
+    /**
+     * CompressedRequest: a request that {@code expect_compressed} came on a call of {@code grpc-encoding: gzip}, or the
+     * call fails with {@code INVALID_ARGUMENT}. Whether it did.
+     */
+    private static boolean compressedAsExpected(DynamicMessage request, StreamObserver<DynamicMessage> answer) {
+        if (!flag(request, "expect_compressed") || "gzip".equals(REQUEST_ENCODING.get())) {
+            return true;
+        }
+        answer.onError(Status.INVALID_ARGUMENT.withDescription("expected a compressed request")
+                .asRuntimeException());
+        return false;
+    }
+
+    /**
+     * Echo Metadata: the client's echo keys back, in the answer's headers and in its trailers; the call's encoding
+     * for CompressedRequest; the wire's bytes in the trailers of a call that asks for them.
+     */
+    private static final class Observed implements ServerInterceptor {
 
         @Override
         public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
                 ServerCallHandler<Q, A> next) {
             String initial = headers.get(ECHO_INITIAL);
-            byte[] trailing = headers.get(ECHO_TRAILING);
-            return next.startCall(new SimpleForwardingServerCall<>(call) {
+            Iterable<byte[]> trailing = headers.getAll(ECHO_TRAILING);
+            WireBytes.AtServer wire = headers.containsKey(WireBytes.KEY) ? WireBytes.AtServer.current() : null;
+            ServerCall<Q, A> observed = new SimpleForwardingServerCall<>(call) {
 
                 @Override
                 public void sendHeaders(Metadata answerHeaders) {
@@ -176,11 +224,16 @@ public final class InteropServer implements AutoCloseable {
                 @Override
                 public void close(Status status, Metadata trailers) {
                     if (trailing != null) {
-                        trailers.put(ECHO_TRAILING, trailing);
+                        trailing.forEach(value -> trailers.put(ECHO_TRAILING, value));
+                    }
+                    if (wire != null) {
+                        trailers.put(WireBytes.KEY, wire.counts());
                     }
                     super.close(status, trailers);
                 }
-            }, headers);
+            };
+            return Contexts.interceptCall(Context.current().withValue(REQUEST_ENCODING, headers.get(ENCODING)),
+                    observed, headers, next);
         }
     }
 

@@ -1,6 +1,8 @@
-package io.tollgate.gateway.support;
+package io.tollgate.grpc.interop;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
@@ -16,7 +18,8 @@ import io.grpc.protobuf.ProtoUtils;
 
 /**
  * The messages and methods of grpc's interop service, {@code grpc.testing.TestService} (grpc's
- * {@code src/proto/grpc/testing/{test,messages,empty}.proto}), as far as the interop cases the tests run use them:
+ * {@code src/proto/grpc/testing/{test,messages,empty}.proto}), as far as the interop cases the tests run use them
+ * (the compression cases' {@code BoolValue} flags included):
  * the same package, names and field numbers, so a call is on the wire what an interop client sends. Built at run time
  * as protobuf descriptors and {@link DynamicMessage}s, as the tests need no generated code (no published artifact
  * holds {@code TestService}'s).
@@ -24,6 +27,7 @@ import io.grpc.protobuf.ProtoUtils;
 public final class InteropProtos {
 
     public static final String SERVICE = "grpc.testing.TestService";
+    private static final Map<Integer, DynamicMessage> PAYLOADS = new ConcurrentHashMap<>();
     private static final Descriptors.FileDescriptor FILE = file();
 
     public static final MethodDescriptor<DynamicMessage, DynamicMessage> EMPTY_CALL = method(SERVICE, "EmptyCall",
@@ -53,9 +57,19 @@ public final class InteropProtos {
         return DynamicMessage.newBuilder(FILE.findMessageTypeByName(name));
     }
 
-    /** {@code Payload { body: size bytes of zeros }}. */
+    /**
+     * {@code Payload { body: size bytes of zeros }}. Built once for each size (messages are immutable): a server
+     * answering a 4 MB call spends no time making its 4 MB again before its answer's head, which the gateway under
+     * test waits for no longer than its {@code upstream-timeout}.
+     */
     public static DynamicMessage payload(int size) {
-        return set(message("Payload"), "body", ByteString.copyFrom(new byte[size])).build();
+        return PAYLOADS.computeIfAbsent(size,
+                s -> set(message("Payload"), "body", ByteString.copyFrom(new byte[s])).build());
+    }
+
+    /** {@code BoolValue { value }}: the interop messages' nullable flags ({@code expect_compressed}, ...). */
+    public static DynamicMessage bool(boolean value) {
+        return set(message("BoolValue"), "value", value).build();
     }
 
     /** {@code EchoStatus { code, message }}. */
@@ -65,11 +79,21 @@ public final class InteropProtos {
 
     /** {@code ResponseParameters { size }} for each of {@code sizes}, into a {@code StreamingOutputCallRequest}. */
     public static DynamicMessage.Builder responseParameters(DynamicMessage.Builder request, List<Integer> sizes) {
-        var field = request.getDescriptorForType().findFieldByName("response_parameters");
         for (int size : sizes) {
-            request.addRepeatedField(field, set(message("ResponseParameters"), "size", size).build());
+            responseParameters(request, size, null);
         }
         return request;
+    }
+
+    /** One {@code ResponseParameters { size, compressed }} into a {@code StreamingOutputCallRequest}. */
+    public static DynamicMessage.Builder responseParameters(DynamicMessage.Builder request, int size,
+            Boolean compressed) {
+        DynamicMessage.Builder parameters = set(message("ResponseParameters"), "size", size);
+        if (compressed != null) {
+            set(parameters, "compressed", bool(compressed));
+        }
+        return request.addRepeatedField(request.getDescriptorForType().findFieldByName("response_parameters"),
+                parameters.build());
     }
 
     /** Sets the field {@code name} of {@code builder}. */
@@ -85,6 +109,11 @@ public final class InteropProtos {
     /** Whether {@code message} has the message field {@code name} set. */
     public static boolean has(DynamicMessage message, String name) {
         return message.hasField(message.getDescriptorForType().findFieldByName(name));
+    }
+
+    /** The value of the {@code BoolValue} field {@code name} of {@code message}: false when unset. */
+    public static boolean flag(DynamicMessage message, String name) {
+        return has(message, name) && (Boolean) get((DynamicMessage) get(message, name), "value");
     }
 
     /** The size of the body of the {@code Payload} in the field {@code payload} of {@code message}. */
@@ -108,18 +137,22 @@ public final class InteropProtos {
                 .setPackage("grpc.testing")
                 .setSyntax("proto3")
                 .addMessageType(type("Empty"))
+                .addMessageType(type("BoolValue", scalar("value", 1, FieldDescriptorProto.Type.TYPE_BOOL)))
                 .addMessageType(type("Payload", scalar("body", 2, FieldDescriptorProto.Type.TYPE_BYTES)))
                 .addMessageType(type("EchoStatus", scalar("code", 1, FieldDescriptorProto.Type.TYPE_INT32),
                         scalar("message", 2, FieldDescriptorProto.Type.TYPE_STRING)))
                 .addMessageType(type("SimpleRequest",
                         scalar("response_size", 2, FieldDescriptorProto.Type.TYPE_INT32),
-                        nested("payload", 3, "Payload"), nested("response_status", 7, "EchoStatus")))
+                        nested("payload", 3, "Payload"), nested("response_compressed", 6, "BoolValue"),
+                        nested("response_status", 7, "EchoStatus"), nested("expect_compressed", 8, "BoolValue")))
                 .addMessageType(type("SimpleResponse", nested("payload", 1, "Payload")))
-                .addMessageType(type("StreamingInputCallRequest", nested("payload", 1, "Payload")))
+                .addMessageType(type("StreamingInputCallRequest", nested("payload", 1, "Payload"),
+                        nested("expect_compressed", 2, "BoolValue")))
                 .addMessageType(type("StreamingInputCallResponse",
                         scalar("aggregated_payload_size", 1, FieldDescriptorProto.Type.TYPE_INT32)))
                 .addMessageType(type("ResponseParameters", scalar("size", 1, FieldDescriptorProto.Type.TYPE_INT32),
-                        scalar("interval_us", 2, FieldDescriptorProto.Type.TYPE_INT32)))
+                        scalar("interval_us", 2, FieldDescriptorProto.Type.TYPE_INT32),
+                        nested("compressed", 3, "BoolValue")))
                 .addMessageType(type("StreamingOutputCallRequest",
                         nested("response_parameters", 2, "ResponseParameters").toBuilder()
                                 .setLabel(FieldDescriptorProto.Label.LABEL_REPEATED).build(),
