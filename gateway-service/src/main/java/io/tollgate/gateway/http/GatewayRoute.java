@@ -75,6 +75,22 @@ class GatewayRoute {
 
     void register(@Observes Router router) {
         router.route().order(LAST).handler(this::handle);
+        // before Quarkus's error handler, which would log Vert.x Web's own refusals as errors
+        router.route().order(Integer.MIN_VALUE).failureHandler(this::refusedBeforeRoutes);
+    }
+
+    /**
+     * A request Vert.x Web refused before any route (no authority, a target that is not a path): refused as the
+     * gateway refuses what it cannot read ({@link HeaderChecks#beforeRoutes}); any other failure goes on to the next
+     * failure handler.
+     */
+    private void refusedBeforeRoutes(RoutingContext ctx) {
+        Refusal refusal = ctx.response().headWritten() ? null : heads.beforeRoutes(ctx.request());
+        if (refusal == null) {
+            ctx.next();
+            return;
+        }
+        refuse(ctx.request(), refusal.reason(), refusal.detail());
     }
 
     /**
@@ -235,6 +251,12 @@ class GatewayRoute {
      * whatever the body, as for a request whose body's end cannot be read one way only (RFC 9112 §6.1, §6.3).
      */
     private static void refuse(HttpServerRequest request, JsonObject problem, boolean closing) {
+        if (request.response().closed()) {
+            // the client's stream or connection is gone (it reset it, or the server library did for a frame it broke
+            // the protocol with): nobody to answer. On HTTP/2 a write would reset the stream a second time, or throw
+            // inside the library's read of the connection and close it (GOAWAY INTERNAL_ERROR) with its other streams
+            return;
+        }
         boolean bodyHeldBack = !request.isEnded() && ReverseProxy.awaitsContinue(request);
         boolean closes = closing || bodyHeldBack;
         if (closes) {

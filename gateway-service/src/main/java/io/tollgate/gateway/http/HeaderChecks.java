@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,6 +17,7 @@ import io.tollgate.gateway.proxy.WebSocketRelay;
 import io.tollgate.gateway.rules.RuleBook;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 
@@ -67,6 +69,10 @@ class HeaderChecks {
                 return framing;
             }
         }
+        if (request.version() != HttpVersion.HTTP_2 && framingLookalike(headers)) {
+            return new Refusal(Reason.BAD_FRAMING, "a header is named as Transfer-Encoding or Content-Length with _ for "
+                    + "-: a backend that reads _ as - (as CGI does) would frame the body another way");
+        }
         if (headers.getAll(HttpHeaders.HOST).size() > 1) {
             return new Refusal(Reason.AMBIGUOUS_HOST, "Host is sent more than once: the gateway and a backend could "
                     + "each read another (RFC 9112 §3.2)");
@@ -85,6 +91,53 @@ class HeaderChecks {
             }
         }
         return null;
+    }
+
+    /**
+     * Why Vert.x Web refused {@code request} before any route could read it, as the gateway tells it, or null when that
+     * refusal was for something else. Vert.x Web answers these itself, a 400 whose exception Quarkus logs as an ERROR
+     * line with an error id, or a bare 404: a request without an authority ({@code Host} in HTTP/1.1, {@code :authority}
+     * or {@code Host} in HTTP/2) or whose {@code Host} is no authority, and a request target that is not a path. Each
+     * is the client's fault, told as a problem like the gateway's other refusals, and counted.
+     */
+    Refusal beforeRoutes(HttpServerRequest request) {
+        if (request.version() != HttpVersion.HTTP_1_0 && request.authority() == null) {
+            if (request.headers().contains(HttpHeaders.HOST)) {
+                return new Refusal(Reason.BAD_HOST, "Host is not an authority, a host and an optional port (RFC 9112 "
+                        + "§3.2, RFC 3986 §3.2)");
+            }
+            return new Refusal(Reason.BAD_HOST, request.version() == HttpVersion.HTTP_2
+                    ? "an HTTP/2 request names its authority in :authority or Host (RFC 9113 §8.3.1)"
+                    : "an HTTP/1.1 request carries Host (RFC 9112 §3.2)");
+        }
+        String path = request.path();
+        if ((path == null || !path.startsWith("/")) && !asteriskForm(request)) {
+            return new Refusal(Reason.BAD_PATH, "the request target is not a path starting with / (origin form, RFC "
+                    + "9112 §3.2.1, RFC 9113 §8.3.1): the gateway forwards no other");
+        }
+        return null;
+    }
+
+    /** {@code OPTIONS *} (RFC 9112 §3.2.4), a question about the server, which Vert.x Web answers 404. */
+    private static boolean asteriskForm(HttpServerRequest request) {
+        return request.method() == HttpMethod.OPTIONS && "*".equals(request.path());
+    }
+
+    /**
+     * Whether a field name reads {@code Transfer-Encoding} or {@code Content-Length} once its {@code _} are read as
+     * {@code -} (smuggler's {@code underjoin1}); the names the gateway forwards as any other header.
+     */
+    private static boolean framingLookalike(MultiMap headers) {
+        for (Map.Entry<String, String> field : headers) {
+            String name = field.getKey();
+            if ((name.length() == 17 || name.length() == 14) && name.indexOf('_') >= 0) {
+                String dashed = name.replace('_', '-');
+                if (dashed.equalsIgnoreCase("transfer-encoding") || dashed.equalsIgnoreCase("content-length")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -29,7 +29,8 @@ class Refusals {
                 400), MISSING_KEY("missing-key", 401), BAD_CONNECTION("bad-connection", 400), BAD_HANDSHAKE(
                         "bad-handshake", 400), BAD_FRAMING("bad-framing", 400), UNKNOWN_CODING(
                                 "unknown-transfer-coding",
-                                501), AMBIGUOUS_HOST("ambiguous-host", 400), BAD_HEADER("bad-header", 400);
+                                501), AMBIGUOUS_HOST("ambiguous-host",
+                                        400), BAD_HEADER("bad-header", 400), BAD_HOST("bad-host", 400);
 
         final String label;
         final int status;

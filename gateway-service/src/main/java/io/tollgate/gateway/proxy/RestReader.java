@@ -135,7 +135,9 @@ final class RestReader {
             }
             LOG.debugf("a client took none of a metered answer for %d ms: let go, the rest is read for the usage",
                     clientStallMs);
-            response.reset();
+            if (!response.closed()) { // a stream already reset is reset once
+                response.reset();
+            }
             readRest();
         }
 

@@ -180,7 +180,19 @@ public class ReverseProxy {
                 .compose(out -> {
                     sent[0] = out;
                     out.exceptionHandler(QUIET);
-                    return send(request, out, upstream, wait, watching);
+                    if (response.closed()) {
+                        // the client left while the upstream's connection was had: nothing is sent for nobody, and
+                        // the connection goes back to the pool (an HTTP/2 request reset meanwhile can no longer be
+                        // read: a request left unsent would hold its connection for good)
+                        out.reset(clientReset.code());
+                        return Future.failedFuture(new StreamResetException(clientReset.code()));
+                    }
+                    try {
+                        return send(request, out, upstream, wait, watching);
+                    } catch (RuntimeException err) {
+                        out.reset(clientReset.code());
+                        return Future.failedFuture(err);
+                    }
                 })
                 // the answer is delivered on the context this chain is built on, the request's: relay sets the body's
                 // handlers in the turn the head arrives, before any of the body (Vert.x drops chunks no handler takes)
@@ -293,12 +305,14 @@ public class ReverseProxy {
         RestReader.Rest rest = watched != null && watcher.readsRest()
                 ? rests.watch(watched, response, in, watcher::readingRest, whole -> ended(watcher, whole, loop, body))
                 : null;
-        if (response.closed() && watcher != AnswerWatcher.NONE) {
-            // the client left before the head, while the watcher wanted the answer: it may still
+        if (response.closed()) {
+            // the client left before the head (its stream reset, its connection gone): nothing is written to it, which
+            // on HTTP/2 would reset its stream a second time; a watcher that wants the answer may still read it
             if (rest != null) {
                 rest.readRest();
             } else {
                 ended(watcher, false, loop, body);
+                relayed.exceptionHandler(QUIET); // the reset fails the answer: the client's doing, no error
                 in.request().reset(clientReset.code());
             }
             return;
@@ -320,8 +334,10 @@ public class ReverseProxy {
                 // INTERNAL_ERROR, ... as the server meant it), and is not reset in turn: its stream is over
                 LOG.debugf("proxied answer broke off: %s", piped.cause().toString());
                 boolean upstreamBroke = watched != null && watched.failed();
-                response.reset(
-                        upstreamBroke && piped.cause() instanceof StreamResetException reset ? reset.getCode() : 0);
+                if (!response.closed()) { // a stream the client or the server library reset already is reset once
+                    response.reset(
+                            upstreamBroke && piped.cause() instanceof StreamResetException reset ? reset.getCode() : 0);
+                }
                 if (!upstreamBroke) {
                     in.request().reset(clientReset.code());
                 }

@@ -5,6 +5,7 @@ import static io.tollgate.gateway.support.GatewayControl.install;
 import static io.tollgate.gateway.support.GatewayControl.metric;
 import static io.tollgate.gateway.support.GatewayControl.port;
 import static io.tollgate.gateway.support.GatewayControl.resetBackend;
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -25,6 +26,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.tollgate.gateway.support.ErrorLines;
 import io.tollgate.gateway.support.GatewayResource;
 import io.tollgate.gateway.support.RawHttp;
+import io.tollgate.gateway.support.SmugglingCorpus;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -46,8 +48,12 @@ class HostileClientTest {
     private static final int BURST = 2;
     private static boolean installed;
 
+    /** The backend's hits counted so far by the smuggling probes, since its last reset. */
+    private static long hitsSeen;
+
     @BeforeEach
     void rules() {
+        hitsSeen = 0;
         if (!installed) {
             install("[{\"id\":\"" + ORDERS + "\",\"match\":{\"methods\":[\"POST\"],\"path\":\"/orders/**\"},"
                     + "\"key\":\"api_key\",\"limit\":1,\"period\":\"1m\",\"burst\":" + BURST + "},"
@@ -364,6 +370,117 @@ class HostileClientTest {
         if (!type.equals(UNPARSED)) {
             assertThat(new JsonObject(answered.answer().body()).getString("type")).isEqualTo(type);
             assertThat(metric("tollgate_refused_total{reason=\"" + type + "\"}") - before).isEqualTo(1.0);
+        }
+    }
+
+    /** smuggler's Transfer-Encoding gadgets, each in its CL.TE and its TE.CL probe. */
+    static Stream<SmugglingCorpus.Shape> smugglingGadgets() {
+        return SmugglingCorpus.gadgets().stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("smugglingGadgets")
+    void aTransferEncodingGadgetIsRefusedOrFramedByItsContentLength(SmugglingCorpus.Shape shape) throws IOException {
+        double before = shape.type() == null ? 0 : metric("tollgate_refused_total{reason=\"" + shape.type() + "\"}");
+        probe(shape, true);
+        probe(shape, false);
+        if (shape.type() != null) {
+            assertThat(metric("tollgate_refused_total{reason=\"" + shape.type() + "\"}") - before)
+                    .as("%s, counted", shape).isEqualTo(2.0);
+        }
+    }
+
+    @Test
+    void smugglersByteMutationsAreEachRefusedOrFramedByTheirContentLength() throws IOException {
+        for (SmugglingCorpus.Shape shape : SmugglingCorpus.byteMutations()) {
+            probe(shape, true);
+            probe(shape, false);
+        }
+    }
+
+    static Stream<SmugglingCorpus.Shape> smugglingRequests() {
+        return SmugglingCorpus.requests().stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("smugglingRequests")
+    void aRequestFramedOrAddressedAmbiguouslyIsRefusedOrFramedByItsContentLength(SmugglingCorpus.Shape shape)
+            throws IOException {
+        String key = "k-" + UUID.randomUUID();
+        String request = shape.request().replace("{key}", key);
+        int length = declaredLength(request);
+        double before = shape.type() == null ? 0 : metric("tollgate_refused_total{reason=\"" + shape.type() + "\"}");
+        check(shape, RawHttp.exchangeAll("127.0.0.1", port(), (request + end(key)).getBytes(ISO_8859_1)), length,
+                "the request");
+        if (shape.type() != null) {
+            assertThat(metric("tollgate_refused_total{reason=\"" + shape.type() + "\"}") - before).as("counted")
+                    .isEqualTo(1.0);
+        }
+    }
+
+    /**
+     * smuggler's probes of {@code shape}'s gadget beside a Content-Length. CL.TE: the length covers a chunked body's
+     * last chunk and {@link SmugglingCorpus#SMUGGLED} after it, which a reader of the chunks would take as a second
+     * request. TE.CL: the length covers a chunk's size line only, and the chunk is the smuggled request, which a reader
+     * of the length would take as the next request. Either is followed by a last request that closes the connection.
+     */
+    private static void probe(SmugglingCorpus.Shape shape, boolean clTe) throws IOException {
+        String key = "k-" + UUID.randomUUID();
+        String smuggled = SmugglingCorpus.SMUGGLED.replace("{key}", key);
+        String body = clTe
+                ? "0\r\n\r\n" + smuggled
+                : Integer.toHexString(smuggled.length()) + "\r\n" + smuggled + "\r\n0\r\n\r\n";
+        int length = clTe ? body.length() : Integer.toHexString(smuggled.length()).length() + 2;
+        String request = "POST /orders/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: " + key + "\r\nX-Note: x\r\n"
+                + shape.gadget() + "\r\nContent-Length: " + length + "\r\n\r\n" + body;
+        check(shape, RawHttp.exchangeAll("127.0.0.1", port(), (request + end(key)).getBytes(ISO_8859_1)), length,
+                clTe ? "CL.TE" : "TE.CL");
+    }
+
+    /** A last request on the connection, which asks the gateway to close it after the answer. */
+    private static String end(String key) {
+        return "POST /orders/end HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: " + key + "\r\nContent-Length: 0\r\n"
+                + "Connection: close\r\n\r\n";
+    }
+
+    private static int declaredLength(String request) {
+        java.util.regex.Matcher length = java.util.regex.Pattern.compile("Content-Length: 0*(\\d{1,9})\r?\n")
+                .matcher(request);
+        return length.find() ? Integer.parseInt(length.group(1)) : -1;
+    }
+
+    /**
+     * What every shape must come to: refused (a 400 or 501, nothing forwarded), or its first request framed by its
+     * Content-Length (the backend received exactly {@code length} bytes); and whatever the backend received, the
+     * client got an answer for, checked by the rule (no second request reaches the backend uncounted).
+     */
+    private static void check(SmugglingCorpus.Shape shape, List<RawHttp.Answer> answers, int length, String probe) {
+        String what = shape + " (" + probe + ")";
+        long hits = backendHits();
+        long forwarded = hits - hitsSeen;
+        hitsSeen = hits;
+        assertThat(answers).as("%s: answered", what).isNotEmpty();
+        List<RawHttp.Answer> passed = answers.stream().filter(a -> a.status() / 100 == 2).toList();
+        assertThat(forwarded).as("%s: every request the backend received was answered", what).isEqualTo(passed.size());
+        for (RawHttp.Answer answer : passed) {
+            assertThat(answer.header("RateLimit-Policy")).as("%s: each forwarded request was checked", what)
+                    .isNotNull();
+        }
+        RawHttp.Answer first = answers.get(0);
+        boolean refused = first.status() == 400 || first.status() == 501;
+        SmugglingCorpus.Outcome outcome = shape.outcome() != null
+                ? shape.outcome()
+                : refused ? SmugglingCorpus.Outcome.REFUSED : SmugglingCorpus.Outcome.CONTENT_LENGTH;
+        if (outcome == SmugglingCorpus.Outcome.REFUSED) {
+            // what came after a refusal that keeps the connection (a missing Host) is the client's next request
+            assertThat(first.status()).as("%s: refused", what).isIn(400, 501);
+            if (shape.type() != null) {
+                assertThat(new JsonObject(first.body()).getString("type")).as(what).isEqualTo(shape.type());
+            }
+        } else {
+            assertThat(first.status()).as("%s: forwarded", what).isEqualTo(200);
+            assertThat(new JsonObject(first.body()).getLong("bytes")).as("%s: framed by Content-Length", what)
+                    .isEqualTo(length);
         }
     }
 

@@ -2,6 +2,7 @@ package io.tollgate.gateway.http;
 
 import static io.tollgate.gateway.support.GatewayControl.backendCount;
 import static io.tollgate.gateway.support.GatewayControl.backendHits;
+import static io.tollgate.gateway.support.GatewayControl.brokenDownloads;
 import static io.tollgate.gateway.support.GatewayControl.config;
 import static io.tollgate.gateway.support.GatewayControl.install;
 import static io.tollgate.gateway.support.GatewayControl.metric;
@@ -14,9 +15,14 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -218,6 +224,268 @@ class Http2Test {
             Answer next = h2.get("/limited/after", "X-API-Key", apiKey);
             assertThat(next.headers().get("RateLimit-Remaining")).as("the refusal was not counted").isEqualTo("1");
         }
+    }
+
+    /** The head of a GET of /limited/malformed with the test's key: the pseudo-headers first, as RawH2 sends them. */
+    private static List<String[]> wellFormed(RawH2 raw, String apiKey) {
+        List<String[]> fields = new ArrayList<>(raw.pseudoHeaders("GET", "/limited/malformed"));
+        fields.add(new String[]{"x-api-key", apiKey});
+        return fields;
+    }
+
+    private static UnaryOperator<List<String[]>> adding(int at, String name, String value) {
+        return fields -> {
+            List<String[]> changed = new ArrayList<>(fields);
+            changed.add(at < 0 ? changed.size() : at, new String[]{name, value});
+            return changed;
+        };
+    }
+
+    private static UnaryOperator<List<String[]>> without(String name) {
+        return fields -> fields.stream().filter(f -> !f[0].equals(name)).toList();
+    }
+
+    private static UnaryOperator<List<String[]>> replacing(String name, String value) {
+        return fields -> fields.stream().map(f -> f[0].equals(name) ? new String[]{name, value} : f).toList();
+    }
+
+    /**
+     * RFC 9113 §8.2.2 and §8.3: request heads that Netty or Vert.x refuse as a stream error (RST_STREAM PROTOCOL_ERROR)
+     * before any request reaches the gateway. Each changes a well-formed head: pseudo-headers first (:method, :scheme,
+     * :authority, :path), then x-api-key.
+     */
+    static Stream<Arguments> streamErrors() {
+        return Stream.of(Arguments.of("an unknown pseudo-header", adding(4, ":forged", "1")),
+                Arguments.of("a response pseudo-header (:status)", adding(4, ":status", "200")),
+                Arguments.of("a pseudo-header after a regular field", adding(-1, ":path", "/limited/forged")),
+                Arguments.of(":path twice", adding(4, ":path", "/forged")),
+                Arguments.of(":path twice, alike", adding(4, ":path", "/limited/malformed")),
+                Arguments.of(":method twice", adding(4, ":method", "POST")),
+                Arguments.of(":scheme twice", adding(4, ":scheme", "https")),
+                Arguments.of(":authority twice", adding(4, ":authority", "forged.example")),
+                Arguments.of("no :method", without(":method")),
+                Arguments.of("no :scheme", without(":scheme")),
+                Arguments.of("no :path", without(":path")),
+                Arguments.of("an empty :path", replacing(":path", "")),
+                Arguments.of(":authority with userinfo", replacing(":authority", "forged@127.0.0.1")),
+                Arguments.of("Host other than :authority", adding(-1, "host", "forged.example")),
+                Arguments.of("Connection", adding(-1, "connection", "keep-alive")),
+                Arguments.of("Keep-Alive", adding(-1, "keep-alive", "timeout=5")),
+                Arguments.of("Proxy-Connection", adding(-1, "proxy-connection", "keep-alive")),
+                Arguments.of("Transfer-Encoding", adding(-1, "transfer-encoding", "chunked")),
+                Arguments.of("Upgrade", adding(-1, "upgrade", "websocket")),
+                Arguments.of("TE other than trailers", adding(-1, "te", "gzip")),
+                Arguments.of("TE listing more than trailers", adding(-1, "te", "trailers, gzip")),
+                Arguments.of("Content-Length twice, unalike", twoLengths()));
+    }
+
+    private static UnaryOperator<List<String[]>> twoLengths() {
+        return fields -> {
+            List<String[]> changed = new ArrayList<>(fields);
+            changed.add(new String[]{"content-length", "0"});
+            changed.add(new String[]{"content-length", "1"});
+            return changed;
+        };
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("streamErrors")
+    void aMalformedRequestHeadIsAStreamErrorThatCostsNothing(String what, UnaryOperator<List<String[]>> change)
+            throws Exception {
+        try (RawH2 raw = new RawH2(port())) {
+            RawH2.Answer answer = raw.request(change.apply(wellFormed(raw, apiKey)));
+            assertThat(answer.resetCode()).as(what + ": RST_STREAM PROTOCOL_ERROR").isEqualTo(RawH2.PROTOCOL_ERROR);
+            assertThat(answer.status()).as("no answer but the reset").isZero();
+
+            RawH2.Answer next = raw.get("/limited/after", List.<String[]>of(new String[]{"x-api-key", apiKey}));
+            assertThat(next.status()).as("the connection serves its next stream").isEqualTo(200);
+            assertThat(next.headers().get("ratelimit-remaining")).as("the reset stream was not counted")
+                    .isEqualTo("1");
+        }
+        assertThat(backendHits()).as("only the well-formed request reached the backend").isEqualTo(1);
+    }
+
+    /**
+     * RFC 9113 §8.3.1: request heads the libraries let through as requests: refused by the gateway with a 400 problem
+     * naming the rule, never charged, counted by reason. {@code forged} is what no answer may echo.
+     */
+    static Stream<Arguments> refusedHeads() {
+        return Stream.of(Arguments.of("a :path that is not a path", replacing(":path", "forged/limited"), "bad-path"),
+                Arguments.of("a :path of * in a GET", replacing(":path", "*"), "bad-path"),
+                Arguments.of("neither :authority nor Host", without(":authority"), "bad-host"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedHeads")
+    void aMalformedRequestHeadTheLibrariesPassIsA400ThatCostsNothing(String what, UnaryOperator<List<String[]>> change,
+            String type) throws Exception {
+        double before = metric("tollgate_refused_total{reason=\"" + type + "\"}");
+        try (ErrorLines errors = ErrorLines.collect(); RawH2 raw = new RawH2(port())) {
+            RawH2.Answer answer = raw.request(change.apply(wellFormed(raw, apiKey)));
+            assertThat(answer.status()).as(what).isEqualTo(400);
+            JsonObject problem = new JsonObject(answer.body());
+            assertThat(problem.getString("type")).isEqualTo(type);
+            assertThat(problem.getString("detail")).contains("RFC 9113 §8.3.1");
+            assertThat(answer.body()).as("no raw bytes echoed").doesNotContain("forged");
+            assertThat(errors.lines()).as("a client's fault is no ERROR line").isEmpty();
+
+            RawH2.Answer next = raw.get("/limited/after", List.<String[]>of(new String[]{"x-api-key", apiKey}));
+            assertThat(next.headers().get("ratelimit-remaining")).as("the refusal was not counted").isEqualTo("1");
+        }
+        assertThat(metric("tollgate_refused_total{reason=\"" + type + "\"}") - before).isEqualTo(1.0);
+        assertThat(backendHits()).as("only the well-formed request reached the backend").isEqualTo(1);
+    }
+
+    @Test
+    void aStreamBrokenWhileItsUpstreamHoldsTheAnswerIsResetOnce() throws Exception {
+        try (RawH2 raw = new RawH2(port())) {
+            List<String[]> head = raw.pseudoHeaders("GET", "/h2c/hold");
+            int stream = raw.open(head, true);
+            awaitHeld(1);
+            raw.headers(stream, head, true); // HEADERS on a stream the client ended (h2spec 5.1 #6)
+
+            List<RawH2.Frame> frames = raw.framesFor(Duration.ofMillis(700));
+            assertThat(frames).as("one RST_STREAM, and the connection stays").filteredOn(RawH2.Frame::isReset)
+                    .singleElement().satisfies(reset -> {
+                        assertThat(reset.stream()).isEqualTo(stream);
+                        assertThat(reset.code()).as("Netty's code: PROTOCOL_ERROR where RFC 9113 §5.1 says "
+                                + "STREAM_CLOSED").isIn(RawH2.PROTOCOL_ERROR, RawH2.STREAM_CLOSED);
+                    });
+            assertThat(frames).noneMatch(f -> f.isGoAway() || f.isClosed());
+            await("the upstream's stream reset").atMost(Duration.ofSeconds(10)).until(() -> resetCodes().size() == 1);
+            assertThat(resetCodes()).as("the upstream is told CANCEL").containsExactly(8);
+            assertThat(raw.get("/anything", List.of()).status()).as("the connection serves its next stream")
+                    .isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aStreamBrokenWhileItsAnswerStreamsIsResetOnce() throws Exception {
+        try (RawH2 raw = new RawH2(port())) {
+            int stream = raw.open(raw.pseudoHeaders("GET", "/stall/1000"), true);
+            assertThat(raw.head(stream)).containsEntry(":status", "200");
+            raw.data(stream, new byte[]{'x'}, true); // DATA on a stream the client ended (h2spec 5.1 #5)
+
+            List<RawH2.Frame> frames = raw.framesFor(Duration.ofMillis(700));
+            assertThat(frames).filteredOn(RawH2.Frame::isReset).as("one RST_STREAM STREAM_CLOSED")
+                    .singleElement().satisfies(reset -> {
+                        assertThat(reset.stream()).isEqualTo(stream);
+                        assertThat(reset.code()).isEqualTo(RawH2.STREAM_CLOSED);
+                    });
+            assertThat(frames).noneMatch(f -> f.isGoAway() || f.isClosed());
+            assertThat(raw.get("/anything", List.of()).status()).as("the connection serves its next stream")
+                    .isEqualTo(200);
+        }
+        await("the upstream's answer cut").atMost(Duration.ofSeconds(10))
+                .until(() -> brokenDownloads().contains("/stall/1000"));
+    }
+
+    @Test
+    void streamsBrokenAsH2specBreaksThemAreEachResetOnce() throws Exception {
+        // h2spec 5.1 #5 and #6 in a loop: the second frame lands before, while or after the upstream answers
+        for (int i = 0; i < 20; i++) {
+            try (RawH2 raw = new RawH2(port())) {
+                raw.serverSettings();
+                List<String[]> head = raw.pseudoHeaders("GET", "/anything/" + i);
+                int stream = raw.open(head, true);
+                if (i % 2 == 0) {
+                    raw.headers(stream, head, true);
+                } else {
+                    raw.data(stream, new byte[]{'x'}, true);
+                }
+                List<RawH2.Frame> frames = raw.framesFor(Duration.ofMillis(300));
+                assertThat(frames).as("run %d: at most one RST_STREAM", i).filteredOn(RawH2.Frame::isReset)
+                        .hasSizeLessThanOrEqualTo(1);
+                assertThat(frames).as("run %d: the connection stays", i).noneMatch(f -> f.isGoAway() || f.isClosed());
+            }
+        }
+    }
+
+    /**
+     * Runs {@code attack} while another client GETs /anything over its own connection, one request after another;
+     * the statuses that client got meanwhile.
+     */
+    private static List<Integer> servedDuring(Callable<Void> attack) throws Exception {
+        AtomicBoolean over = new AtomicBoolean();
+        List<Integer> statuses = new CopyOnWriteArrayList<>();
+        Thread other = new Thread(() -> {
+            try (H2Client h2 = new H2Client(port(), false)) {
+                while (!over.get() || statuses.isEmpty()) {
+                    statuses.add(h2.get("/anything/served").status());
+                }
+            } catch (Exception e) {
+                statuses.add(-1);
+            }
+        }, "second-client");
+        other.start();
+        try {
+            attack.call();
+        } finally {
+            over.set(true);
+            other.join(30_000);
+        }
+        return statuses;
+    }
+
+    @Test
+    void aRapidResetFloodIsCutOffWhileAnotherClientIsServed() throws Exception {
+        // a path the gateway forwards at once: each stream it takes asks the upstream pool for a connection, which a
+        // stream reset meanwhile must give back (else 200 such streams a loop leave no connection for anyone)
+        int connections = 4;
+        List<RawH2.Flood> floods = new ArrayList<>();
+        List<Integer> served = servedDuring(() -> {
+            for (int i = 0; i < connections; i++) {
+                try (RawH2 raw = new RawH2(port())) {
+                    floods.add(raw.rapidReset("/anything/flood", List.of(), 5_000));
+                }
+            }
+            return null;
+        });
+        for (RawH2.Flood flood : floods) {
+            // quarkus.http.limits.rst-flood-max-rst-frame-per-window=200 in 30 s, then GOAWAY
+            assertThat(flood.goAway()).as("GOAWAY: %s", flood).isNotNull()
+                    .extracting(RawH2.Frame::code).isEqualTo(RawH2.ENHANCE_YOUR_CALM);
+            assertThat(flood.closed()).as("the connection closed").isTrue();
+        }
+        assertThat(served).as("the other client, during the floods").isNotEmpty().containsOnly(200);
+        assertThat(backendHits() - served.size()).as("what the floods cost the backend: at most a stream per reset")
+                .isLessThanOrEqualTo(connections * 201L);
+        try (H2Client h2 = new H2Client(port(), false)) {
+            List<Answer> after = h2.getAll(IntStream.range(0, 300).mapToObj(i -> "/anything/after/" + i).toList());
+            assertThat(after).as("the upstream connections the floods took are back: 300 at once are served")
+                    .extracting(Answer::status).containsOnly(200);
+        }
+    }
+
+    static Stream<Arguments> continuationFloods() {
+        // Netty holds a header block to 1.25 x max-header-list-size (40 KB), then closes the connection; small frames
+        // are cut at Vert.x's 16th (http2MaxSmallContinuationFrames)
+        return Stream.of(Arguments.of("16 KB frames", 16_384, RawH2.PROTOCOL_ERROR),
+                Arguments.of("100-byte frames", 100, RawH2.ENHANCE_YOUR_CALM));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("continuationFloods")
+    void aContinuationFloodIsCutOffWhileAnotherClientIsServed(String what, int frameBytes, long code) throws Exception {
+        long total = 32L * 1024 * 1024;
+        List<RawH2.Flood> floods = new ArrayList<>();
+        List<Integer> served = servedDuring(() -> {
+            for (int i = 0; i < 4; i++) {
+                try (RawH2 raw = new RawH2(port())) {
+                    floods.add(raw.continuationFlood(frameBytes, total));
+                }
+            }
+            return null;
+        });
+        for (RawH2.Flood flood : floods) {
+            assertThat(flood.goAway()).as("GOAWAY: %s", flood).isNotNull().extracting(RawH2.Frame::code)
+                    .isEqualTo(code);
+            assertThat(flood.closed()).as("the connection closed").isTrue();
+            assertThat(flood.bytesWritten()).as("the flood was stopped long before its 32 MB")
+                    .isLessThan(total / 4);
+        }
+        assertThat(served).as("the other client, during the floods").isNotEmpty().containsOnly(200);
+        assertThat(backendHits()).as("no flooded request reached the backend").isEqualTo(served.size());
     }
 
     @Test

@@ -100,6 +100,55 @@ public final class RawHttp {
     public record Closing(Answer answer, boolean closed) {
     }
 
+    /**
+     * {@code request} (any bytes: one request, several, or a request and what follows it) written at once on a new
+     * connection from loopback address {@code from} to {@code port}; every answer read until the server closes the
+     * connection (10 s at most).
+     */
+    public static List<Answer> exchangeAll(String from, int port, byte[] request) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            socket.getOutputStream().write(request);
+            InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
+            List<Answer> answers = new java.util.ArrayList<>();
+            try {
+                while (true) {
+                    in.mark(1);
+                    if (in.read() < 0) {
+                        return answers;
+                    }
+                    in.reset();
+                    answers.add(readWhole(in));
+                }
+            } catch (SocketException reset) {
+                return answers; // closed with bytes of ours unread: a reset is a close too
+            }
+        }
+    }
+
+    /** As {@link #read}, and a chunked body to its end (its trailers read and dropped). */
+    private static Answer readWhole(InputStream in) throws IOException {
+        Answer answer = read(in);
+        if (!"chunked".equalsIgnoreCase(answer.header("Transfer-Encoding"))) {
+            return answer;
+        }
+        StringBuilder chunks = new StringBuilder();
+        for (int size = chunkSize(in); size > 0; size = chunkSize(in)) {
+            chunks.append(new String(in.readNBytes(size), US_ASCII));
+            line(in);
+        }
+        while (!line(in).isEmpty()) {
+            // a trailer field
+        }
+        return new Answer(answer.status(), answer.headers(), chunks.toString());
+    }
+
+    private static int chunkSize(InputStream in) throws IOException {
+        return Integer.parseInt(line(in).split(";")[0].strip(), 16);
+    }
+
     /** Reads the next answer's head, and its body when it declares a Content-Length. */
     public static Answer read(InputStream in) throws IOException {
         String status = line(in);
