@@ -28,7 +28,10 @@ class ConfigWiringTest {
 
     static final ConfigKeys GATEWAY = new ConfigKeys(GatewayConfig.class, AdminConfig.class)
             .with("quarkus.http.host", "quarkus.http.port", "quarkus.management.host", "quarkus.management.port",
-                    "quarkus.redis.hosts", "quarkus.redis.client-type");
+                    "quarkus.redis.hosts", "quarkus.redis.client-type",
+                    // ./tollgate up --tls: the named TLS configuration's PEM files (the name, gateway, is the launcher's)
+                    "quarkus.tls.public.key-store.pem.gateway.cert", "quarkus.tls.public.key-store.pem.gateway.key",
+                    "quarkus.tls.public.reload-period", "quarkus.http.tls-configuration-name", "quarkus.http.ssl-port");
     static final ConfigKeys RULES = new ConfigKeys(RulesConfig.class, LiveConfig.class)
             .with("quarkus.http.host", "quarkus.http.port", "quarkus.management.host", "quarkus.management.port",
                     "quarkus.datasource.reactive.url",
