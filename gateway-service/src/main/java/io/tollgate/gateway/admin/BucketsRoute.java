@@ -11,6 +11,7 @@ import io.quarkus.vertx.http.ManagementInterface;
 import io.tollgate.gateway.http.Problems;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
+import io.tollgate.gateway.limiter.target.Target;
 import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.gateway.store.CounterStore;
 import io.tollgate.rules.domain.Rule;
@@ -78,7 +79,7 @@ class BucketsRoute {
             return;
         }
         String actor = ctx.get(AdminGuard.ACTOR);
-        Limiter.Target target = limiter.target(rule, client.get());
+        Target target = limiter.target(rule, client.get());
         store.reset(target.bucket()).onComplete(done -> {
             if (done.failed()) {
                 Problems.send(ctx.response(), Problems.problem("store-unavailable", "Service Unavailable", 503,

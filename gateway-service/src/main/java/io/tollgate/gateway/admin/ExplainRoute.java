@@ -14,6 +14,7 @@ import io.tollgate.counter.Peek;
 import io.tollgate.gateway.http.Problems;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
+import io.tollgate.gateway.limiter.target.Target;
 import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.gateway.store.CounterStore;
 import io.tollgate.rules.domain.Effective;
@@ -104,7 +105,7 @@ class ExplainRoute {
                     .put("missing", DescribedRequest.parameterFor(keys, rule.key()))
                     .put("missing_key", rule.missingKey().wireName()));
         }
-        Limiter.Target target = limiter.target(rule, client.get());
+        Target target = limiter.target(rule, client.get());
         Effective policy = target.effective();
         out.put("policy", new JsonObject()
                 .put("algorithm", rule.algorithm().wireName())

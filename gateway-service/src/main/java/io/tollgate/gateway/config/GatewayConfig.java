@@ -34,6 +34,21 @@ public interface GatewayConfig {
     /** Token leases of busy clients' buckets (docs/leases.md). */
     Leases leases();
 
+    /** Rejections this gateway remembers. */
+    Rejections rejections();
+
+    /** Rejections this gateway remembers. */
+    interface Rejections {
+
+        /**
+         * Whether a rejected bucket's requests are answered 429 from this gateway's memory until the bucket's retry
+         * time, and one request probes when it runs out (outcome {@code cached_rejected}); off, every request goes to
+         * the store, and a flooding client costs a store call per request.
+         */
+        @WithDefault("true")
+        boolean remembered();
+    }
+
     /** Token leases. */
     interface Leases {
 

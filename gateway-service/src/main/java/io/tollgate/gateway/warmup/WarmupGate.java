@@ -11,7 +11,7 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.tollgate.counter.Algorithm;
-import io.tollgate.gateway.limiter.DecisionMetrics;
+import io.tollgate.gateway.limiter.decision.DecisionMetrics;
 import io.tollgate.rules.domain.FailureMode;
 import io.tollgate.rules.domain.KeySpec;
 import io.tollgate.rules.domain.Leasing;

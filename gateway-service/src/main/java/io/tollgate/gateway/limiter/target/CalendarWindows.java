@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.target;
 
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +18,7 @@ import io.tollgate.rules.domain.Rule;
  * afresh at the boundary and {@code t} counts to it. The store decides with its own clock: gateways whose
  * clocks differ by a few milliseconds may count a request at the boundary in the window either side of it.
  */
-final class CalendarWindows {
+public final class CalendarWindows {
 
     /** A rule version and the window last worked out for it. */
     private record Current(Rule rule, CalendarWindow window) {
@@ -27,7 +27,7 @@ final class CalendarWindows {
     private final ConcurrentHashMap<String, Current> current = new ConcurrentHashMap<>();
     private final LongSupplier millisClock;
 
-    CalendarWindows(LongSupplier millisClock) {
+    public CalendarWindows(LongSupplier millisClock) {
         this.millisClock = millisClock;
     }
 

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter;
+package io.tollgate.gateway.limiter.decision;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -7,8 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.tollgate.gateway.limiter.decision.Outcome;
-import io.tollgate.gateway.limiter.decision.RuleDecision;
 import io.tollgate.rules.domain.Rule;
 
 /**
@@ -35,11 +33,12 @@ public class DecisionMetrics {
     public static final String WARMUP_RULE = "tollgate.warmup";
 
     /** Whether decisions of {@code rule} are the user's to see: all but the warm-up's. */
-    static boolean counted(Rule rule) {
+    public static boolean counted(Rule rule) {
         return !rule.id().equals(WARMUP_RULE);
     }
 
-    void count(RuleDecision decision) {
+    /** Counts {@code decision} under its rule and outcome. */
+    public void count(RuleDecision decision) {
         if (!counted(decision.rule())) {
             return;
         }
@@ -63,7 +62,7 @@ public class DecisionMetrics {
      * {@code tollgate_fallback_overadmitted_total{rule}}: requests a failure mode let through that the store,
      * answering late, rejected under {@code rule}.
      */
-    void overadmitted(Rule rule) {
+    public void overadmitted(Rule rule) {
         if (!counted(rule)) {
             return;
         }
