@@ -124,6 +124,8 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // the tests of the store path count what each request spends in the store; the lease tests turn
             // leases on ("leases" = "on")
             config.put("tollgate.leases.enabled", Boolean.toString("on".equals(args.get("leases"))));
+            // the limiter's stages that are optimisations can each be turned off ("rejections" = "off")
+            config.put("tollgate.rejections.remembered", Boolean.toString(!"off".equals(args.get("rejections"))));
             // a metered answer's client that takes nothing for a second is let go, and what the gateway then reads
             // of the rest for the usage is bounded low enough, in bytes and time, for a test to pass each bound
             config.put("tollgate.settle.client-stall", args.getOrDefault("settle.client-stall", "1s"));
