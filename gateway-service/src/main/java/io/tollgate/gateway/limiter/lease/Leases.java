@@ -66,6 +66,19 @@ public final class Leases {
                 .register(registry);
     }
 
+    /**
+     * This gateway's entries of one check's buckets, in their order: looked up once, when the check asks to be
+     * admitted, and read again by its plan and its answer (a map lookup per bucket, not three).
+     */
+    public static final class Seen {
+
+        private final Entry[] entries;
+
+        public Seen(int buckets) {
+            this.entries = new Entry[buckets];
+        }
+    }
+
     /** One bucket as this gateway knows it: its client's rate here, the store's last word and its lease. */
     private static final class Entry {
 
@@ -92,7 +105,7 @@ public final class Leases {
      * each (what the store said plus what its lease still holds), or null when any of them has no live lease
      * under its current policy that holds the request's cost; then nothing is spent.
      */
-    public Decision[] admit(List<Rule> rules, List<Bucket> buckets) {
+    public Decision[] admit(List<Rule> rules, List<Bucket> buckets, Seen seen) {
         long now = nanoClock.getAsLong();
         Lease[] used = null;
         Entry[] held = null;
@@ -100,6 +113,7 @@ public final class Leases {
         for (int i = 0; i < buckets.size(); i++) {
             Bucket bucket = buckets.get(i);
             Entry entry = entry(rules.get(i).id(), bucket, now);
+            seen.entries[i] = entry;
             entry.rate.arrived(now);
             Lease lease = entry.lease.get();
             if (!all || lease == null) {
@@ -145,13 +159,13 @@ public final class Leases {
      * same bucket with a lease's k tokens as its cost. Gives back in the same turn the lease each bucket held
      * before (run out or soon replaced). Null when no bucket takes a lease: the check goes as it is.
      */
-    public Bucket[] plan(List<Rule> rules, List<Bucket> buckets) {
+    public Bucket[] plan(List<Rule> rules, List<Bucket> buckets, Seen seen) {
         long now = nanoClock.getAsLong();
         Bucket[] asked = null;
         int live = gateways.getAsInt();
         for (int i = 0; i < buckets.size(); i++) {
             Bucket bucket = buckets.get(i);
-            Entry entry = entries.get(bucket.key());
+            Entry entry = seen.entries[i];
             if (entry == null || entry.remaining < 0 || !entry.bucket.policy().equals(bucket.policy())
                     || !entry.taking.compareAndSet(false, true)) {
                 continue;
@@ -174,13 +188,15 @@ public final class Leases {
      * the leases it granted; answers the decisions to report, each granted lease already spent for the request at
      * hand. Call also for a check without leases ({@code asked} null): the store's word sizes the next lease.
      */
-    public List<Decision> answered(List<Rule> rules, List<Bucket> buckets, Bucket[] asked, List<Decision> said) {
+    public List<Decision> answered(List<Rule> rules, List<Bucket> buckets, Bucket[] asked, List<Decision> said,
+            Seen seen) {
         long now = nanoClock.getAsLong();
         List<Decision> out = asked == null ? said : new ArrayList<>(said);
         for (int i = 0; i < buckets.size(); i++) {
             Bucket bucket = buckets.get(i);
             Decision d = said.get(i);
-            Entry entry = entry(rules.get(i).id(), bucket, now);
+            Entry entry = seen.entries[i];
+            entry.seenNanos = now;
             entry.remaining = d.remaining();
             entry.resetMs = d.resetMs();
             entry.bucket = bucket;
@@ -209,13 +225,10 @@ public final class Leases {
     }
 
     /** A check that asked for leases ({@code asked}) did not get its answer: the next request may try again. */
-    public void unanswered(List<Bucket> buckets, Bucket[] asked) {
+    public void unanswered(List<Bucket> buckets, Bucket[] asked, Seen seen) {
         for (int i = 0; i < buckets.size(); i++) {
             if (asked[i] != buckets.get(i)) {
-                Entry entry = entries.get(buckets.get(i).key());
-                if (entry != null) {
-                    entry.taking.set(false);
-                }
+                seen.entries[i].taking.set(false);
             }
         }
     }

@@ -42,28 +42,30 @@ public final class TokenLeasing implements Stage {
         if (!group.leasable()) {
             return next.check(group);
         }
-        Decision[] leased = leases.admit(group.rules(), group.buckets());
+        Leases.Seen seen = new Leases.Seen(group.buckets().size());
+        Decision[] leased = leases.admit(group.rules(), group.buckets(), seen);
         if (leased != null) {
             return Future.succeededFuture(leased(group, leased));
         }
-        Bucket[] asked = leases.plan(group.rules(), group.buckets());
+        Bucket[] asked = leases.plan(group.rules(), group.buckets(), seen);
         if (asked == null) {
             // the store's word sizes the next lease
-            return next.check(group).map(decisions -> answered(group, null, decisions));
+            return next.check(group).map(decisions -> answered(group, null, decisions, seen));
         }
         return next.check(group.asking(Arrays.asList(asked))).compose(said -> {
             if (!Pipeline.fromStore(said)) {
-                leases.unanswered(group.buckets(), asked);
+                leases.unanswered(group.buckets(), asked, seen);
                 return Future.succeededFuture(said);
             }
             for (RuleDecision d : said) {
                 if (!d.decision().allowed()) {
                     // another gateway spent meanwhile: nothing was spent, and the request is checked alone
-                    leases.unanswered(group.buckets(), asked);
-                    return next.check(group.asking(group.buckets())).map(alone -> answered(group, null, alone));
+                    leases.unanswered(group.buckets(), asked, seen);
+                    return next.check(group.asking(group.buckets()))
+                            .map(alone -> answered(group, null, alone, seen));
                 }
             }
-            return Future.succeededFuture(answered(group, asked, said));
+            return Future.succeededFuture(answered(group, asked, said, seen));
         });
     }
 
@@ -71,7 +73,7 @@ public final class TokenLeasing implements Stage {
      * The store's answer to a check that asked {@code asked} (null: the buckets themselves), recorded by the
      * leases; each granted lease's decision is the request's, already spent from it.
      */
-    private List<RuleDecision> answered(Group group, Bucket[] asked, List<RuleDecision> said) {
+    private List<RuleDecision> answered(Group group, Bucket[] asked, List<RuleDecision> said, Leases.Seen seen) {
         if (!Pipeline.fromStore(said)) {
             return said;
         }
@@ -79,7 +81,7 @@ public final class TokenLeasing implements Stage {
         for (RuleDecision d : said) {
             store.add(d.decision());
         }
-        List<Decision> answer = leases.answered(group.rules(), group.buckets(), asked, store);
+        List<Decision> answer = leases.answered(group.rules(), group.buckets(), asked, store, seen);
         if (answer == store) {
             return said;
         }
