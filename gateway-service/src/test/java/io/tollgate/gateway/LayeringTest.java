@@ -30,7 +30,7 @@ class LayeringTest {
             List.of("limiter.rejection"),
             List.of("limiter.guard"),
             List.of("limiter.lease", "limiter.settlement"),
-            List.of("limiter.target"),
+            List.of("limiter.targets"),
             List.of("limiter"),
             List.of("warmup"),
             List.of("http"),

@@ -11,7 +11,7 @@ import io.quarkus.vertx.http.ManagementInterface;
 import io.tollgate.gateway.http.Problems;
 import io.tollgate.gateway.key.KeyResolver;
 import io.tollgate.gateway.limiter.Limiter;
-import io.tollgate.gateway.limiter.target.Target;
+import io.tollgate.gateway.limiter.targets.Target;
 import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.gateway.store.CounterStore;
 import io.tollgate.rules.domain.Rule;

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.limiter.target;
+package io.tollgate.gateway.limiter.targets;
 
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
