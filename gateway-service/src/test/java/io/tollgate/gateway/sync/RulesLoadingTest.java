@@ -1,4 +1,4 @@
-package io.tollgate.gateway.rules;
+package io.tollgate.gateway.sync;
 
 import static io.restassured.RestAssured.given;
 import static io.tollgate.gateway.support.GatewayControl.appliedVersion;

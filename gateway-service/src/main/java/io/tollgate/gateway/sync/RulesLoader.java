@@ -1,4 +1,4 @@
-package io.tollgate.gateway.rules;
+package io.tollgate.gateway.sync;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -19,6 +19,7 @@ import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.http.HttpServerStart;
 import io.tollgate.gateway.clients.Directory;
 import io.tollgate.gateway.config.GatewayConfig;
+import io.tollgate.gateway.rules.RuleBook;
 import io.tollgate.rules.domain.RuleCodec;
 import io.tollgate.rules.domain.RuleSet;
 import io.tollgate.rules.domain.RuleValidationException;

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.rules;
+package io.tollgate.gateway.sync;
 
 /**
  * How long a gateway waits before it asks the rules service again after a call was answered with a refusal

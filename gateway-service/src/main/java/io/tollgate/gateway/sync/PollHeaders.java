@@ -1,4 +1,4 @@
-package io.tollgate.gateway.rules;
+package io.tollgate.gateway.sync;
 
 import java.lang.management.ManagementFactory;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.rules;
+package io.tollgate.gateway.sync;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.rules;
+package io.tollgate.gateway.sync;
 
 /** What the watch stream tells its reader. */
 interface SseListener {

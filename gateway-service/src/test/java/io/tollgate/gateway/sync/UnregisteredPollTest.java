@@ -1,4 +1,4 @@
-package io.tollgate.gateway.rules;
+package io.tollgate.gateway.sync;
 
 import static io.tollgate.gateway.support.GatewayControl.awaitVersion;
 import static io.tollgate.gateway.support.GatewayControl.config;

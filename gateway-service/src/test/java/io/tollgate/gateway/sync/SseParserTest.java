@@ -1,4 +1,4 @@
-package io.tollgate.gateway.rules;
+package io.tollgate.gateway.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
