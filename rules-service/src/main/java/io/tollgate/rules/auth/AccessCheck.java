@@ -1,14 +1,14 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import java.util.Locale;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.tollgate.rules.auth.Session;
-import io.tollgate.rules.auth.SessionCookie;
-import io.tollgate.rules.auth.Sessions;
 import io.tollgate.rules.domain.Scope;
+import io.tollgate.rules.http.ApiKeys;
+import io.tollgate.rules.http.Problem;
+import io.tollgate.rules.http.ProblemException;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -56,7 +56,7 @@ public class AccessCheck {
     }
 
     /** Whether {@link #admits} refused this call's caller. */
-    static boolean refused(RoutingContext ctx) {
+    public static boolean refused(RoutingContext ctx) {
         return ctx.get(REFUSED) != null;
     }
 

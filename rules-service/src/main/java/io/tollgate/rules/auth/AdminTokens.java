@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,13 +13,12 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
-import io.tollgate.rules.auth.Session;
-import io.tollgate.rules.auth.SessionCookie;
-import io.tollgate.rules.auth.Sessions;
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.domain.AdminTokenCheck;
 import io.tollgate.rules.domain.BearerHeader;
 import io.tollgate.rules.domain.Scope;
+import io.tollgate.rules.http.Problem;
+import io.tollgate.rules.http.ProblemException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -70,7 +69,7 @@ public class AdminTokens {
      * token that is not configured or a write with the session cookie but without its CSRF token, 429 for a wrong
      * token from an address that has spent its allowance of wrong tokens
      */
-    String actorFor(String authorization) {
+    public String actorFor(String authorization) {
         RoutingContext routing = current.getCurrent();
         Caller caller = Caller.of(routing);
         if (caller != null) {

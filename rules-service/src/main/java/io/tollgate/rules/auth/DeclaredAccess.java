@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import java.lang.reflect.Method;
 import java.util.Map;

@@ -1,8 +1,10 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.tollgate.rules.domain.Scope;
+import io.tollgate.rules.http.ProblemException;
+import io.tollgate.rules.http.ProblemMappers;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Route;
@@ -11,7 +13,7 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The one way this service adds an endpoint to the Vert.x router: with the {@link Access} it declares, kept on the
  * route ({@link #ACCESS}) and checked by {@link AccessCheck} on the route itself, once it matched, before its
- * handler runs. A route that passes every request on (an edge: {@link HttpEdge}, the session's read) is no
+ * handler runs. A route that passes every request on (an edge: {@code HttpEdge}, the session's read) is no
  * endpoint, and is marked as one with {@link #edge}.
  */
 @ApplicationScoped

@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

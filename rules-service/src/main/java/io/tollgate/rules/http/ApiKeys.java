@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,12 +15,12 @@ import io.vertx.ext.web.handler.HttpException;
  * at once, the only thing done with it. The key never travels in a URL (access logs and proxies keep URLs), is
  * never logged, stored or answered, and a problem about it never shows it.
  */
-final class ApiKeys {
+public final class ApiKeys {
 
     /** The header that carries a client's API key to the calls by key. */
-    static final String HEADER = "X-API-Key";
+    public static final String HEADER = "X-API-Key";
     /** The longest API key accepted, in UTF-8 bytes. */
-    static final int MAX_KEY_BYTES = 4096;
+    public static final int MAX_KEY_BYTES = 4096;
     /** The query parameter that would carry an API key. */
     private static final String API_KEY_PARAM = "api_key";
     /** The prefix of a query parameter that would carry a {@code header:} key's value. */
@@ -36,7 +36,7 @@ final class ApiKeys {
      * The digest of the key in the {@code X-API-Key} header; 400 naming the header when it is missing or empty,
      * 431 for one longer than {@link #MAX_KEY_BYTES}.
      */
-    static String digest(String key) {
+    public static String digest(String key) {
         if (key == null || key.isEmpty()) {
             throw new ProblemException(new Problem("validation-failed", "No API key", 400,
                     "the " + HEADER + " header carries the client's API key: " + WHERE,
@@ -50,7 +50,7 @@ final class ApiKeys {
     }
 
     /** The answer to {@code /api/v1/clients/}: a path that names no client. */
-    static Problem missing() {
+    public static Problem missing() {
         return new Problem("not-found", "No client named", 404, "the path names no client: " + WHERE);
     }
 
@@ -58,9 +58,9 @@ final class ApiKeys {
      * The refusal of a client key in the query ({@code api_key=}, {@code header.<Name>=}), naming each such parameter and where
      * its key goes, never repeating it; null
      * when the query holds none. No endpoint of this service takes a key in its query, so every call is checked
-     * ({@link AccessCheck}).
+     * ({@code AccessCheck}).
      */
-    static ProblemException inQuery(RoutingContext ctx) {
+    public static ProblemException inQuery(RoutingContext ctx) {
         MultiMap params;
         try {
             params = ctx.queryParams();
@@ -87,7 +87,7 @@ final class ApiKeys {
     }
 
     /** The refusal of a raw key in a path: where it goes instead; the key itself is never repeated. */
-    static ProblemException inUrl() {
+    public static ProblemException inUrl() {
         return new ProblemException(new Problem("key-in-url", "API key in the URL", 400,
                 "an API key does not go in a URL, where access logs keep it: " + WHERE + "; nothing was changed",
                 List.of(new FieldError("key", null, "not in the path: " + WHERE))));

@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.http;
 
 import java.util.List;
 import java.util.function.Supplier;
@@ -19,7 +19,10 @@ import io.tollgate.rules.store.EntryRejectedException;
  * KiB. A directory entry that does not read is a 422 naming every bad field, as one that does not fit the rules.
  */
 @ApplicationScoped
-class Bodies {
+public class Bodies {
+
+    /** The largest rule or rule set body accepted. */
+    public static final long MAX_BODY_BYTES = 64 * 1024;
 
     private final RuleCodec codec;
     private final DirectoryCodec directory;
@@ -30,12 +33,12 @@ class Bodies {
     }
 
     /** One client entry. */
-    ClientEntry client(byte[] body) {
+    public ClientEntry client(byte[] body) {
         return entry(() -> directory.parseClient(checked(body)));
     }
 
     /** One tenant entry. */
-    TenantEntry tenant(byte[] body) {
+    public TenantEntry tenant(byte[] body) {
         return entry(() -> directory.parseTenant(checked(body)));
     }
 
@@ -48,21 +51,27 @@ class Bodies {
     }
 
     /** One rule from a body whose format the Content-Type names (YAML) or the first character tells. */
-    Rule rule(byte[] body, String contentType) {
+    public Rule rule(byte[] body, String contentType) {
         return codec.parseRule(checked(body), format(body, contentType));
     }
 
     /** A whole rule set (its version, if any, is ignored) or a bare list of rules. */
-    List<Rule> rules(byte[] body, String contentType) {
+    public List<Rule> rules(byte[] body, String contentType) {
         return codec.parseRules(checked(body), format(body, contentType));
     }
 
     private static byte[] checked(byte[] body) {
         byte[] b = body == null ? new byte[0] : body;
-        if (b.length > HttpEdge.MAX_BODY_BYTES) {
-            throw new ProblemException(HttpEdge.tooLarge());
+        if (b.length > MAX_BODY_BYTES) {
+            throw new ProblemException(tooLarge());
         }
         return b;
+    }
+
+    /** The answer to a body larger than {@link #MAX_BODY_BYTES}. */
+    public static Problem tooLarge() {
+        return new Problem("payload-too-large", "Body too large", 413,
+                "a rule or rule set body may be at most " + MAX_BODY_BYTES + " bytes");
     }
 
     private static WireFormat format(byte[] body, String contentType) {

@@ -1,21 +1,21 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.http;
 
 import jakarta.ws.rs.core.Response;
 
 import io.tollgate.rules.store.IfMatch;
 
 /** Versions as strong entity tags: version 7 is {@code "7"}. */
-final class ETags {
+public final class ETags {
 
     private ETags() {
     }
 
-    static String of(long version) {
+    public static String of(long version) {
         return "\"" + version + "\"";
     }
 
     /** 200 with {@code entity} and its tag, or 304 when {@code ifNoneMatch} names {@code version}. */
-    static Response read(String ifNoneMatch, long version, Object entity) {
+    public static Response read(String ifNoneMatch, long version, Object entity) {
         Response.ResponseBuilder answer = noneMatchHits(ifNoneMatch, version)
                 ? Response.notModified()
                 : Response.ok(entity);
@@ -23,12 +23,12 @@ final class ETags {
     }
 
     /** 201 (created) or 200 with {@code entity} and its tag: the answer of a PUT. */
-    static Response written(boolean created, long version, Object entity) {
+    public static Response written(boolean created, long version, Object entity) {
         return Response.status(created ? 201 : 200).header(Headers.ETAG, of(version)).entity(entity).build();
     }
 
     /** The version a strong tag names ({@code "7"} is 7), or -1 when {@code tag} is absent or names none. */
-    static long version(String tag) {
+    public static long version(String tag) {
         if (tag == null || tag.length() < 3 || !tag.startsWith("\"") || !tag.endsWith("\"")) {
             return -1;
         }
@@ -40,7 +40,7 @@ final class ETags {
     }
 
     /** Whether an {@code If-None-Match} header names {@code version} (or is {@code *}). */
-    static boolean noneMatchHits(String header, long version) {
+    public static boolean noneMatchHits(String header, long version) {
         if (header == null) {
             return false;
         }
@@ -58,7 +58,7 @@ final class ETags {
      * The precondition of an {@code If-Match} header; {@code null} without one. A tag that is not a
      * version can never match, so it fails the precondition (412) rather than being ignored.
      */
-    static IfMatch ifMatch(String header) {
+    public static IfMatch ifMatch(String header) {
         if (header == null || header.isBlank()) {
             return null;
         }

@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -11,7 +11,7 @@ import io.tollgate.rules.domain.FieldError;
  * Query parameters of paged reads: an opaque cursor (where the last page ended) and a limit in bounds; a bad one
  * is a 400 naming it.
  */
-final class Paging {
+public final class Paging {
 
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
@@ -20,12 +20,12 @@ final class Paging {
     }
 
     /** The cursor that continues after {@code last}; {@code null} when there is nothing after. */
-    static String cursor(String last) {
+    public static String cursor(String last) {
         return last == null ? null : ENCODER.encodeToString(last.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Where a page asked for with {@code cursor} starts after ({@code ""} without one). */
-    static String after(String cursor) {
+    public static String after(String cursor) {
         if (cursor == null || cursor.isEmpty()) {
             return "";
         }
@@ -37,12 +37,12 @@ final class Paging {
     }
 
     /** {@code given}, or {@code fallback} when absent; within 1..{@code max}. */
-    static int limit(String name, String given, int fallback, int max) {
+    public static int limit(String name, String given, int fallback, int max) {
         return (int) whole(name, given, fallback, 1, max);
     }
 
     /** {@code given} as a whole number within {@code min..max}, or {@code fallback} when absent. */
-    static long whole(String name, String given, long fallback, long min, long max) {
+    public static long whole(String name, String given, long fallback, long min, long max) {
         if (given == null || given.isEmpty()) {
             return fallback;
         }
@@ -62,7 +62,7 @@ final class Paging {
      * {@code max} of them, and not with {@code tenant} or {@code cursor} (a lookup is one page); else 400 naming
      * the parameter.
      */
-    static List<String> digests(List<String> given, String tenant, String cursor, int max) {
+    public static List<String> digests(List<String> given, String tenant, String cursor, int max) {
         if (tenant != null || cursor != null) {
             throw bad("digest", null, "looks clients up by digest: not with tenant or cursor");
         }

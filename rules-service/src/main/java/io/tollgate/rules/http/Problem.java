@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.http;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.http;
 
 import java.util.Map;
 
@@ -14,17 +14,17 @@ public class ProblemException extends RuntimeException {
         this(problem, Map.of());
     }
 
-    ProblemException(Problem problem, Map<String, String> headers) {
+    public ProblemException(Problem problem, Map<String, String> headers) {
         super(problem.detail());
         this.problem = problem;
         this.headers = headers;
     }
 
-    Problem problem() {
+    public Problem problem() {
         return problem;
     }
 
-    Map<String, String> headers() {
+    public Map<String, String> headers() {
         return headers;
     }
 }

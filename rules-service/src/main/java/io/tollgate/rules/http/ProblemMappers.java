@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.http;
 
 import java.util.List;
 
@@ -22,7 +22,7 @@ import io.vertx.core.http.HttpServerResponse;
 
 /** Turns every failure into an RFC 9457 {@code application/problem+json} answer. */
 @Singleton
-class ProblemMappers {
+public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
 
@@ -68,7 +68,7 @@ class ProblemMappers {
     }
 
     /** The problem of a bulk import with bad lines. */
-    static Problem of(ImportRejectedException e) {
+    public static Problem of(ImportRejectedException e) {
         return new Problem("validation-failed", "The import has bad lines", 422, e.errorCount()
                 + " error(s)" + (e.errorCount() > e.errors().size() ? ", the first " + e.errors().size() + " listed" : "")
                 + "; nothing was changed", e.errors());
@@ -95,7 +95,7 @@ class ProblemMappers {
     }
 
     /** Sends {@code problem} as the whole answer on the Vert.x router, with its status, as problem+json. */
-    void send(HttpServerResponse response, Problem problem) {
+    public void send(HttpServerResponse response, Problem problem) {
         response.setStatusCode(problem.status())
                 .putHeader(HttpHeaders.CONTENT_TYPE, Headers.PROBLEM_JSON)
                 .end(json(problem));

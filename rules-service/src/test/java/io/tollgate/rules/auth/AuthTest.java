@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import static io.restassured.RestAssured.given;
 import static io.tollgate.rules.Api.ALICE;

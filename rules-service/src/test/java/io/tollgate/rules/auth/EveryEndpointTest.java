@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

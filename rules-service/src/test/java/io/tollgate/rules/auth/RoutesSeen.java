@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

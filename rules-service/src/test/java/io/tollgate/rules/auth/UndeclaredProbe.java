@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

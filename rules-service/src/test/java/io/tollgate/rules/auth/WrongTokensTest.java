@@ -1,4 +1,4 @@
-package io.tollgate.rules.api;
+package io.tollgate.rules.auth;
 
 import static io.tollgate.rules.Api.ADMIN;
 import static io.tollgate.rules.Api.GATEWAY;
