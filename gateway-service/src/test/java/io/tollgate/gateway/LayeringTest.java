@@ -25,6 +25,7 @@ class LayeringTest {
             List.of("config"),
             List.of("key", "clients", "settle", "store"),
             List.of("rules", "proxy"),
+            List.of("sync"),
             List.of("limiter.decision"),
             List.of("limiter.pipeline"),
             List.of("limiter.rejection"),

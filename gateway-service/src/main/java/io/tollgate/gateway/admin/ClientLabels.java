@@ -7,7 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import io.tollgate.gateway.rules.RulesLoader;
+import io.tollgate.gateway.sync.RulesLoader;
 import io.vertx.core.Future;
 
 /**

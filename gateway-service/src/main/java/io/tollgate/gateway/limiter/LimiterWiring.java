@@ -26,8 +26,8 @@ import io.tollgate.gateway.limiter.rejection.RememberedRejections;
 import io.tollgate.gateway.limiter.settlement.Settlements;
 import io.tollgate.gateway.limiter.targets.CalendarWindows;
 import io.tollgate.gateway.limiter.targets.Targets;
-import io.tollgate.gateway.rules.LiveGateways;
 import io.tollgate.gateway.store.CounterStore;
+import io.tollgate.gateway.sync.LiveGateways;
 import io.vertx.core.Vertx;
 
 /**

@@ -74,7 +74,7 @@ public class RuleBook {
      * different version, even a lower one, wins: the rules service is the authority (its store may have
      * been rebuilt).
      */
-    synchronized boolean apply(RuleSet set, String from) {
+    public synchronized boolean apply(RuleSet set, String from) {
         confirmedAtNanos = System.nanoTime();
         if (loaded && set.version() == current.source().version()) {
             return false;
@@ -86,7 +86,7 @@ public class RuleBook {
     }
 
     /** The rules service said the set in force is still current (304). */
-    void confirmed() {
+    public void confirmed() {
         confirmedAtNanos = System.nanoTime();
     }
 }

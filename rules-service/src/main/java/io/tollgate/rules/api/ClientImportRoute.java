@@ -8,9 +8,16 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tollgate.rules.auth.Caller;
+import io.tollgate.rules.auth.Endpoints;
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.domain.DirectoryCodec;
 import io.tollgate.rules.domain.Scope;
+import io.tollgate.rules.http.ApiKeys;
+import io.tollgate.rules.http.Paging;
+import io.tollgate.rules.http.Problem;
+import io.tollgate.rules.http.ProblemException;
+import io.tollgate.rules.http.ProblemMappers;
 import io.tollgate.rules.store.ClientImport;
 import io.tollgate.rules.store.ImportRejectedException;
 import io.vertx.core.Context;

@@ -14,8 +14,11 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
+import io.tollgate.rules.auth.Needs;
 import io.tollgate.rules.domain.DirectoryCopyFormat;
 import io.tollgate.rules.domain.Scope;
+import io.tollgate.rules.http.Headers;
+import io.tollgate.rules.http.Paging;
 import io.tollgate.rules.store.DirectoryCopies;
 import io.tollgate.rules.store.DirectoryFeed;
 

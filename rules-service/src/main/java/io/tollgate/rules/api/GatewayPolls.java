@@ -5,6 +5,10 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.tollgate.rules.auth.Caller;
+import io.tollgate.rules.auth.Endpoints;
+import io.tollgate.rules.http.ETags;
+import io.tollgate.rules.http.Headers;
 import io.tollgate.rules.live.GatewayRegistry;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;

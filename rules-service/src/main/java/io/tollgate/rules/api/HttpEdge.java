@@ -3,6 +3,12 @@ package io.tollgate.rules.api;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.tollgate.rules.auth.AccessCheck;
+import io.tollgate.rules.auth.Endpoints;
+import io.tollgate.rules.http.Bodies;
+import io.tollgate.rules.http.Headers;
+import io.tollgate.rules.http.Problem;
+import io.tollgate.rules.http.ProblemMappers;
 import io.tollgate.rules.live.GatewayRegistry;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
@@ -16,9 +22,6 @@ import io.vertx.ext.web.RoutingContext;
  */
 @ApplicationScoped
 class HttpEdge {
-
-    /** The largest rule or rule set body accepted. */
-    static final long MAX_BODY_BYTES = 64 * 1024;
 
     private final GatewayRegistry gateways;
     private final ProblemMappers problems;
@@ -65,20 +68,15 @@ class HttpEdge {
         if (length != null && tooLong(length) && !ClientImportRoute.owns(ctx.request())) {
             // answered before the body is read; chunked bodies are measured by the endpoint instead
             ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
-            problems.send(ctx.response(), tooLarge());
+            problems.send(ctx.response(), Bodies.tooLarge());
             return;
         }
         ctx.next();
     }
 
-    static Problem tooLarge() {
-        return new Problem("payload-too-large", "Body too large", 413,
-                "a rule or rule set body may be at most " + MAX_BODY_BYTES + " bytes");
-    }
-
     private static boolean tooLong(String length) {
         try {
-            return Long.parseLong(length.trim()) > MAX_BODY_BYTES;
+            return Long.parseLong(length.trim()) > Bodies.MAX_BODY_BYTES;
         } catch (NumberFormatException e) {
             return false;
         }

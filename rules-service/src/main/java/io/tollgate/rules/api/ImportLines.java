@@ -11,6 +11,7 @@ import io.tollgate.rules.domain.ClientDigest;
 import io.tollgate.rules.domain.ClientEntry;
 import io.tollgate.rules.domain.DirectoryCodec;
 import io.tollgate.rules.domain.RuleValidationException;
+import io.tollgate.rules.http.ApiKeys;
 import io.tollgate.rules.store.ImportBatch;
 import io.tollgate.rules.store.LineError;
 

@@ -23,8 +23,13 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.smallrye.mutiny.Uni;
+import io.tollgate.rules.auth.AccessCheck;
+import io.tollgate.rules.auth.Needs;
 import io.tollgate.rules.domain.FieldError;
 import io.tollgate.rules.domain.Scope;
+import io.tollgate.rules.http.Paging;
+import io.tollgate.rules.http.Problem;
+import io.tollgate.rules.http.ProblemException;
 import io.tollgate.rules.live.DecisionWindow;
 import io.tollgate.rules.live.FleetQueries;
 import io.tollgate.rules.live.GatewayRegistry;

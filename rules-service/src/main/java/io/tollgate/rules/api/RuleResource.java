@@ -17,10 +17,15 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import io.smallrye.mutiny.Uni;
+import io.tollgate.rules.auth.AdminTokens;
+import io.tollgate.rules.auth.Needs;
 import io.tollgate.rules.domain.FieldError;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.RuleValidationException;
 import io.tollgate.rules.domain.Scope;
+import io.tollgate.rules.http.Bodies;
+import io.tollgate.rules.http.ETags;
+import io.tollgate.rules.http.Headers;
 import io.tollgate.rules.store.Revision;
 import io.tollgate.rules.store.RuleStore;
 import io.tollgate.rules.store.WriteRejectedException;

@@ -22,10 +22,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import io.smallrye.mutiny.Uni;
+import io.tollgate.rules.auth.AdminTokens;
+import io.tollgate.rules.auth.Needs;
 import io.tollgate.rules.domain.FieldError;
 import io.tollgate.rules.domain.RuleValidator;
 import io.tollgate.rules.domain.Scope;
 import io.tollgate.rules.domain.TenantEntry;
+import io.tollgate.rules.http.Bodies;
+import io.tollgate.rules.http.ETags;
+import io.tollgate.rules.http.Headers;
+import io.tollgate.rules.http.Paging;
 import io.tollgate.rules.store.DirectoryListing;
 import io.tollgate.rules.store.DirectoryRevision;
 import io.tollgate.rules.store.DirectoryStore;

@@ -9,8 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.rules.auth.Endpoints;
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.domain.Scope;
+import io.tollgate.rules.http.Headers;
+import io.tollgate.rules.http.Problem;
+import io.tollgate.rules.http.ProblemMappers;
 import io.tollgate.rules.store.DirectoryFeed;
 import io.tollgate.rules.store.RuleChanges;
 import io.tollgate.rules.store.RuleStore;

@@ -7,7 +7,6 @@ import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
-import io.tollgate.rules.api.Endpoints;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 

@@ -15,7 +15,7 @@ import java.util.zip.GZIPOutputStream;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import io.tollgate.rules.api.Endpoints;
+import io.tollgate.rules.auth.Endpoints;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;

@@ -5,9 +5,9 @@ import java.util.regex.Pattern;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import io.tollgate.rules.api.AccessCheck;
-import io.tollgate.rules.api.ConsolePage;
-import io.tollgate.rules.api.Endpoints;
+import io.tollgate.rules.auth.AccessCheck;
+import io.tollgate.rules.auth.ConsolePage;
+import io.tollgate.rules.auth.Endpoints;
 import io.tollgate.rules.auth.Session;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;

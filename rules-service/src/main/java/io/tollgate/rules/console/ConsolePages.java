@@ -13,7 +13,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import io.quarkus.qute.TemplateInstance;
-import io.tollgate.rules.api.ConsolePage;
+import io.tollgate.rules.auth.ConsolePage;
 import io.vertx.ext.web.RoutingContext;
 
 /**

@@ -17,9 +17,9 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
-import io.tollgate.rules.api.AdminTokens;
-import io.tollgate.rules.api.ConsolePage;
-import io.tollgate.rules.api.Public;
+import io.tollgate.rules.auth.AdminTokens;
+import io.tollgate.rules.auth.ConsolePage;
+import io.tollgate.rules.auth.Public;
 import io.tollgate.rules.auth.Session;
 import io.tollgate.rules.auth.SessionCookie;
 import io.tollgate.rules.auth.Sessions;

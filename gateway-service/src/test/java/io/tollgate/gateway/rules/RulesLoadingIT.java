@@ -1,8 +1,0 @@
-package io.tollgate.gateway.rules;
-
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-
-/** The same tests against the packaged jar (and the native executable where one is built). */
-@QuarkusIntegrationTest
-class RulesLoadingIT extends RulesLoadingTest {
-}
