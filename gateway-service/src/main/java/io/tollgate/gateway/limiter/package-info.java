@@ -1,8 +1,9 @@
 /**
- * Deciding a request: {@link io.tollgate.gateway.limiter.Limiter#check} takes the rules that match it, works out
- * each rule's client key, policy and bucket, groups the buckets by hash tag and asks the store once per group.
- * {@link io.tollgate.gateway.limiter.LimiterWiring} builds the limiter and its parts, which live in the packages
- * below this one: the answers ({@code decision}), the store behind its guard ({@code guard}), token leases
- * ({@code lease}), remembered rejections ({@code rejection}) and what an answer owes ({@code settlement}).
+ * Deciding a request: {@link io.tollgate.gateway.limiter.Limiter#check} has the request's rules turned into groups
+ * of buckets ({@code targets}), passes each group through the pipeline of stages ({@code pipeline}: token leases in
+ * {@code lease}, remembered rejections in {@code rejection}, the store behind its guard with the failure modes in
+ * {@code guard}) and makes the verdict of their decisions ({@code decision}); {@code settlement} is what an admitted
+ * request owes once its answer ends. {@link io.tollgate.gateway.limiter.LimiterWiring} builds the limiter and its
+ * pipeline from configuration.
  */
 package io.tollgate.gateway.limiter;
