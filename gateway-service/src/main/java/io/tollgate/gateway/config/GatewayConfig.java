@@ -148,7 +148,7 @@ public interface GatewayConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** How many closes for flooding within {@code window} a peer may have; one more starts its penalty (0 or more). */
+        /** Closes for flooding a peer may have within {@code window} (0 or more); one more starts its penalty. */
         @WithDefault("5")
         int maxCloses();
 

@@ -128,8 +128,10 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             // ("repeat-offenders" = "on") with a short one
             config.put("tollgate.gateway.repeat-offenders.enabled",
                     Boolean.toString("on".equals(args.get("repeat-offenders"))));
-            config.put("tollgate.gateway.repeat-offenders.max-closes", args.getOrDefault("repeat-offenders.max-closes", "5"));
-            config.put("tollgate.gateway.repeat-offenders.penalty", args.getOrDefault("repeat-offenders.penalty", "5m"));
+            config.put("tollgate.gateway.repeat-offenders.max-closes",
+                    args.getOrDefault("repeat-offenders.max-closes", "5"));
+            config.put("tollgate.gateway.repeat-offenders.penalty",
+                    args.getOrDefault("repeat-offenders.penalty", "5m"));
             // a metered answer's client that takes nothing for a second is let go, and what the gateway then reads
             // of the rest for the usage is bounded low enough, in bytes and time, for a test to pass each bound
             config.put("tollgate.settle.client-stall", args.getOrDefault("settle.client-stall", "1s"));
