@@ -149,7 +149,8 @@ after_rounds() {
   awk '{printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13}' "$ROWS"
   echo
   echo "Medians over the rounds; each attack's p99 over its gateway's quiet p99, and over the p99 of its control (the"
-  echo "same attack at nginx while the gateway serves only the measured client: the part that is the gateway's):"
+  echo "same attack at nginx while the gateway serves only the measured client: the part that is the gateway's), with the"
+  echo "range of the rounds' own ratios in brackets:"
   echo
   python3 "$ROOT/bench/protocols/floods_summary.py" "$ROWS"
 } >"$RESULTS"
