@@ -102,7 +102,10 @@ class FloodGuard {
         ctx.next();
     }
 
-    /** Counts the connection's close for flooding, once; other errors are the library's to log (Vert.x: at debug). */
+    /**
+     * Counts the connection's close for flooding, once. Any other error a client's connection ends with is the client's,
+     * logged at debug.
+     */
     private void closedWith(ConnectionBase connection, String peer, Throwable err) {
         if (!isFlood(err)) {
             LOG.debugf("connection of %s: %s", peer, err.getMessage());
