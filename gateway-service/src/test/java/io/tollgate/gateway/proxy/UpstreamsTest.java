@@ -107,6 +107,11 @@ class UpstreamsTest {
             }
 
             @Override
+            public GatewayConfig.RepeatOffenders repeatOffenders() {
+                throw new UnsupportedOperationException("not read by Upstreams");
+            }
+
+            @Override
             public Optional<String> instanceId() {
                 return Optional.empty();
             }

@@ -126,6 +126,14 @@ public class GatewayResource implements QuarkusTestResourceLifecycleManager {
             config.put("tollgate.leases.enabled", Boolean.toString("on".equals(args.get("leases"))));
             // the limiter's stages that are optimisations can each be turned off ("rejections" = "off")
             config.put("tollgate.rejections.remembered", Boolean.toString(!"off".equals(args.get("rejections"))));
+            // tests flood from 127.0.0.1 and are served from it after; the repeat-offender tests turn the penalty on
+            // ("repeat-offenders" = "on") with a short one
+            config.put("tollgate.gateway.repeat-offenders.enabled",
+                    Boolean.toString("on".equals(args.get("repeat-offenders"))));
+            config.put("tollgate.gateway.repeat-offenders.max-closes",
+                    args.getOrDefault("repeat-offenders.max-closes", "5"));
+            config.put("tollgate.gateway.repeat-offenders.penalty",
+                    args.getOrDefault("repeat-offenders.penalty", "5m"));
             // a metered answer's client that takes nothing for a second is let go, and what the gateway then reads
             // of the rest for the usage is bounded low enough, in bytes and time, for a test to pass each bound
             config.put("tollgate.settle.client-stall", args.getOrDefault("settle.client-stall", "1s"));

@@ -108,7 +108,16 @@ public final class RawH2 implements AutoCloseable {
     private int nextStream = 1;
 
     public RawH2(int port) throws IOException {
+        this(port, "127.0.0.1");
+    }
+
+    /**
+     * A connection to the server on 127.0.0.1 from {@code localAddress}, another loopback address such as 127.0.0.2
+     * (Linux routes all of 127/8 to lo), so the server sees another peer.
+     */
+    public RawH2(int port, String localAddress) throws IOException {
         socket = new Socket();
+        socket.bind(new InetSocketAddress(localAddress, 0));
         socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
         socket.setSoTimeout(10_000);
         out = socket.getOutputStream();
