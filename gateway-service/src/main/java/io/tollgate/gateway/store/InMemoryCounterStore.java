@@ -58,7 +58,7 @@ final class InMemoryCounterStore implements CounterStore {
 
     @Override
     public Future<Void> release(Bucket bucket) {
-        counters.release(bucket.key(), bucket.policy().burst());
+        counters.releaseSlot(bucket.key(), bucket.policy().slotId());
         return Future.succeededFuture();
     }
 

@@ -36,7 +36,7 @@ import io.vertx.core.Vertx;
  */
 class LeaseRenewalTest {
 
-    private static final Bucket SLOT = new Bucket("rl:slots:{k}", Policy.lease(2, 300, 7));
+    private static final Bucket SLOT = new Bucket("rl:slots:{k}", Policy.slot(2, 300, 7));
 
     private final Vertx vertx = Vertx.vertx();
     /** The request's event loop: the settlement's timer and every call of it run there. */
