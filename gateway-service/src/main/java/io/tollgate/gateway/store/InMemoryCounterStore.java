@@ -57,7 +57,7 @@ final class InMemoryCounterStore implements CounterStore {
     }
 
     @Override
-    public Future<Void> release(Bucket bucket) {
+    public Future<Void> releaseSlot(Bucket bucket) {
         counters.releaseSlot(bucket.key(), bucket.policy().slotId());
         return Future.succeededFuture();
     }
