@@ -1,6 +1,9 @@
 package io.tollgate.counter;
 
-/** The reference model of {@code calendar_window.lua}: at most limit in the window that ends where the policy says ({@link Policy#windowEndSecond}). */
+/**
+ * The reference model of {@code calendar_window.lua}: at most limit in the window that ends where the policy says
+ * ({@link Policy#windowEndSecond}).
+ */
 final class CalendarWindowModel implements CounterModel {
 
     static final CalendarWindowModel INSTANCE = new CalendarWindowModel();

@@ -49,32 +49,14 @@ public record Policy(Algorithm algorithm, long limit, long periodMs, long burst,
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1, was " + limit);
         }
-        boolean calendar = algorithm == Algorithm.CALENDAR_WINDOW;
-        if (calendar ? periodMs != 0 : periodMs < 1) {
-            throw new IllegalArgumentException((calendar ? "periodMs of a calendar window must be 0" : "periodMs must be"
-                    + " >= 1") + ", was " + periodMs);
-        }
-        if (calendar ? windowEndSecond < 1 : windowEndSecond != 0) {
-            throw new IllegalArgumentException((calendar ? "windowEndSecond must be >= 1"
-                    : "windowEndSecond belongs to a calendar window (Policy.calendarWindow)") + ", was "
-                    + windowEndSecond);
-        }
+        checkPeriod(algorithm, periodMs, windowEndSecond);
         if (burst < 1) {
             throw new IllegalArgumentException("burst must be >= 1, was " + burst);
         }
         if (cost < 1 || cost > MAX_COST) {
             throw new IllegalArgumentException("cost must be from 1 to " + MAX_COST + ", was " + cost);
         }
-        if (algorithm == Algorithm.CONCURRENCY) {
-            if (cost != 1) {
-                throw new IllegalArgumentException("cost of a concurrency policy must be 1 (one slot), was " + cost);
-            }
-            if (slotId < 0 || slotId > MAX_COST) {
-                throw new IllegalArgumentException("slotId must be from 1 to " + MAX_COST + ", was " + slotId);
-            }
-        } else if (slotId != 0) {
-            throw new IllegalArgumentException("slotId belongs to a concurrency policy (Policy.slot), was " + slotId);
-        }
+        checkSlot(algorithm, cost, slotId);
     }
 
     /**
@@ -99,9 +81,46 @@ public record Policy(Algorithm algorithm, long limit, long periodMs, long burst,
         return new Policy(Algorithm.CONCURRENCY, limit, slotTtlMs, 1, 1, 0, slotId);
     }
 
+    /** A calendar window has an end and no period; the other algorithms a period and no end. */
+    private static void checkPeriod(Algorithm algorithm, long periodMs, long windowEndSecond) {
+        if (algorithm == Algorithm.CALENDAR_WINDOW) {
+            if (periodMs != 0) {
+                throw new IllegalArgumentException("periodMs of a calendar window must be 0, was " + periodMs);
+            }
+            if (windowEndSecond < 1) {
+                throw new IllegalArgumentException("windowEndSecond must be >= 1, was " + windowEndSecond);
+            }
+        } else {
+            if (periodMs < 1) {
+                throw new IllegalArgumentException("periodMs must be >= 1, was " + periodMs);
+            }
+            if (windowEndSecond != 0) {
+                throw new IllegalArgumentException("windowEndSecond belongs to a calendar window (Policy.calendarWindow),"
+                        + " was " + windowEndSecond);
+            }
+        }
+    }
+
+    /** A concurrency check takes one slot (cost 1) named by its id; the other algorithms have no slot. */
+    private static void checkSlot(Algorithm algorithm, long cost, long slotId) {
+        if (algorithm == Algorithm.CONCURRENCY) {
+            if (cost != 1) {
+                throw new IllegalArgumentException("cost of a concurrency policy must be 1 (one slot), was " + cost);
+            }
+            if (slotId < 0 || slotId > MAX_COST) {
+                throw new IllegalArgumentException("slotId must be from 1 to " + MAX_COST + " (0: no slot yet), was "
+                        + slotId);
+            }
+        } else if (slotId != 0) {
+            throw new IllegalArgumentException("slotId belongs to a concurrency policy (Policy.slot), was " + slotId);
+        }
+    }
+
     /** This policy with checks that spend {@code cost} units each. */
     public Policy withCost(long cost) {
-        return cost == this.cost ? this
-                : new Policy(algorithm, limit, periodMs, burst, cost, windowEndSecond, slotId);
+        if (cost == this.cost) {
+            return this;
+        }
+        return new Policy(algorithm, limit, periodMs, burst, cost, windowEndSecond, slotId);
     }
 }

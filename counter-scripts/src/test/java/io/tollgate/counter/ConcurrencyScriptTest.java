@@ -16,8 +16,8 @@ class ConcurrencyScriptTest extends RedisScriptTestBase {
     static final Policy TB = new Policy(Algorithm.TOKEN_BUCKET, 10, 1000, 20);
 
     /** Two in flight, a lease holding at most a second. */
-    static Policy two(long leaseId) {
-        return Policy.slot(2, 1000, leaseId);
+    static Policy two(long slotId) {
+        return Policy.slot(2, 1000, slotId);
     }
 
     @Test
