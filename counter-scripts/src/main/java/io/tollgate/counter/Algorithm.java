@@ -16,9 +16,9 @@ public enum Algorithm {
      */
     CALENDAR_WINDOW("calendar_window"),
     /**
-     * At most limit requests in flight per key: each admitted request holds a lease (stored as a member of a
-     * Redis sorted set) until its response ends or the lease's time is up. Its policy carries the lease's
-     * duration and id ({@link Policy#lease}); a concurrency key is never settled.
+     * At most limit requests in flight per key: each admitted request holds a slot (stored as a member of a
+     * Redis sorted set) until its response ends or the slot's time is up. Its policy carries the slot's
+     * duration and id ({@link Policy#slot}); a concurrency key is given back or renewed, never charged.
      */
     CONCURRENCY("concurrency");
 

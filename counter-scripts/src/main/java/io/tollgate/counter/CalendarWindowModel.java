@@ -1,6 +1,9 @@
 package io.tollgate.counter;
 
-/** The reference model of {@code calendar_window.lua}: at most limit in the window that ends where the policy says. */
+/**
+ * The reference model of {@code calendar_window.lua}: at most limit in the window that ends where the policy says
+ * ({@link Policy#windowEndSecond}).
+ */
 final class CalendarWindowModel implements CounterModel {
 
     static final CalendarWindowModel INSTANCE = new CalendarWindowModel();
@@ -16,7 +19,7 @@ final class CalendarWindowModel implements CounterModel {
     public Step decide(BucketState stored, Policy policy, long nowMicros, long cost) {
         double now = nowMicros;
         double limit = policy.limit();
-        double windowEnd = policy.periodMs() * 1_000_000.0;
+        double windowEnd = policy.windowEndSecond() * 1_000_000.0;
         double count = count(stored, windowEnd, now);
         long leftUnspent = (long) (limit - count);
         long resetMs = Math.max(0, CounterModel.ceilMs(windowEnd - now));
@@ -33,7 +36,7 @@ final class CalendarWindowModel implements CounterModel {
     @Override
     public Step settle(BucketState stored, Policy policy, long nowMicros, long delta) {
         double now = nowMicros;
-        double windowEnd = policy.periodMs() * 1_000_000.0;
+        double windowEnd = policy.windowEndSecond() * 1_000_000.0;
         double count = Math.max(0, count(stored, windowEnd, now) + delta);
         Decision decision = new Decision(true, (long) (policy.limit() - count), 0,
                 Math.max(0, CounterModel.ceilMs(windowEnd - now)));

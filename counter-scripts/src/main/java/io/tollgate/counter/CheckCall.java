@@ -13,7 +13,8 @@ import java.util.OptionalLong;
  * @param args
  * ARGV: now (or empty), then algorithm, limit, period_ms, burst, cost per key (a settled key's cost is
  * {@code s<delta>}, {@link #settle}); for the calls of several clients {@link #together together}, then each one's
- * key count
+ * key count. Two slots carry another field for two algorithms: period_ms a calendar window's end in Unix seconds
+ * ({@link Policy#windowEndSecond}), burst a concurrency check's slot id ({@link Policy#slotId})
  */
 public record CheckCall(List<String> keys, List<String> args) {
 
@@ -57,12 +58,28 @@ public record CheckCall(List<String> keys, List<String> args) {
             Policy policy = policies.get(i);
             args[a++] = policy.algorithm().wireName();
             args[a++] = Long.toString(policy.limit());
-            args[a++] = Long.toString(policy.periodMs());
-            args[a++] = Long.toString(policy.burst());
+            args[a++] = Long.toString(periodArg(policy));
+            args[a++] = Long.toString(burstArg(policy));
             long cost = policy.cost();
             args[a++] = deltas != null ? "s" + deltas.get(i) : cost == 1 ? "1" : Long.toString(cost);
         }
         return List.of(args);
+    }
+
+    /** ARGV's period_ms: a calendar window's end in whole Unix seconds, for the other algorithms the period. */
+    private static long periodArg(Policy policy) {
+        return policy.algorithm() == Algorithm.CALENDAR_WINDOW ? policy.windowEndSecond() : policy.periodMs();
+    }
+
+    /** ARGV's burst: the id of a concurrency check's slot, for the other algorithms the burst. */
+    private static long burstArg(Policy policy) {
+        if (policy.algorithm() != Algorithm.CONCURRENCY) {
+            return policy.burst();
+        }
+        if (policy.slotId() == 0) {
+            throw new IllegalArgumentException("a concurrency check takes a slot: its policy names one (Policy.slot)");
+        }
+        return policy.slotId();
     }
 
     /**
@@ -79,7 +96,7 @@ public record CheckCall(List<String> keys, List<String> args) {
      * @param nowMicros
      * as for {@link #of(List, List, OptionalLong)}
      * @throws IllegalArgumentException
-     * for a concurrency policy (a lease is released, not settled) or a delta out of range
+     * for a concurrency policy (a slot is released, not settled) or a delta out of range
      */
     public static CheckCall settle(List<String> keys, List<Policy> policies, List<Long> deltas,
             OptionalLong nowMicros) {
@@ -92,7 +109,7 @@ public record CheckCall(List<String> keys, List<String> args) {
     }
 
     /**
-     * Refuses what no settlement takes: a concurrency policy settled by other than -1 (which gives its lease back)
+     * Refuses what no settlement takes: a concurrency policy settled by other than -1 (which gives its slot back)
      * or 0 (which renews it),
      * a delta out of range (the script answers both with an error).
      */
@@ -100,8 +117,8 @@ public record CheckCall(List<String> keys, List<String> args) {
         for (int i = 0; i < policies.size(); i++) {
             long delta = deltas.get(i);
             if (policies.get(i).algorithm() == Algorithm.CONCURRENCY && delta != -1 && delta != 0) {
-                throw new IllegalArgumentException("key " + (i + 1) + " is a concurrency key: only -1 (its lease given"
-                        + " back) or 0 (its lease renewed) settles it, was " + delta);
+                throw new IllegalArgumentException("key " + (i + 1) + " is a concurrency key: only -1 (its slot given"
+                        + " back) or 0 (its slot renewed) settles it, was " + delta);
             }
             if (delta < -Policy.MAX_COST || delta > Policy.MAX_COST) {
                 throw new IllegalArgumentException("delta of key " + (i + 1) + " must be from -" + Policy.MAX_COST

@@ -8,12 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@code check} script over an in-process map: the same decisions, all or nothing across the
- * keys of one call, for one process (a laptop, or the gateway's local fallback); the same settlements
- * ({@link #settle}) and concurrency leases, given back by {@link #release} as the gateway's {@code ZREM} does.
+ * keys of one call, for one process (the gateway's memory store, and tests); the same settlements
+ * ({@link #settle}) and concurrency slots, given back by {@link #releaseSlot} as the gateway's {@code ZREM} does.
  * <p>
  * Thread-safe: calls are serialised per hash tag (the keys of one call share one, as on Redis), so
  * different clients proceed in parallel. A key is forgotten once it would be full again (a concurrency key: once
- * its last lease ends), as Redis expires it, so memory stays bounded by the active clients. The clock is the
+ * its last slot ends), as Redis expires it, so memory stays bounded by the active clients. The clock is the
  * caller's {@code nowMicros}: no hidden time source.
  */
 public final class InMemoryCounters {
@@ -72,8 +72,8 @@ public final class InMemoryCounters {
      * negative one given back (never above the capacity), 0 changes nothing. Every key is written and answers
      * allowed, as the Lua script answers {@link CheckCall#settle} with the same arguments.
      *
-     * A concurrency key is settled only by -1, its lease (the policy's) given back as {@link #release} does, or by
-     * 0, its lease renewed when live.
+     * A concurrency key is settled only by -1, its slot (the policy's) given back as {@link #releaseSlot} does, or by
+     * 0, its slot renewed when live.
      *
      * @throws IllegalArgumentException
      * for a concurrency policy settled by other than -1, before anything is written
@@ -91,10 +91,10 @@ public final class InMemoryCounters {
                 Step step = CounterModel.of(policy.algorithm()).settle(states.get(keys.get(i)), policy, nowMicros,
                         deltas.get(i));
                 if (policy.algorithm() == Algorithm.CONCURRENCY && deltas.get(i) == -1) {
-                    releaseLocked(keys.get(i), policy.burst()); // its lease, given back
+                    releaseLocked(keys.get(i), policy.slotId()); // its slot, given back
                 } else if (policy.algorithm() == Algorithm.CONCURRENCY) {
                     if (step.next() != null) {
-                        states.put(keys.get(i), step.next()); // its lease, renewed when it was live
+                        states.put(keys.get(i), step.next()); // its slot, renewed when it was live
                     }
                 } else if (step.next() != null) {
                     states.put(keys.get(i), step.next());
@@ -106,18 +106,18 @@ public final class InMemoryCounters {
     }
 
     /**
-     * Gives lease {@code leaseId} of concurrency bucket {@code key} back, as the gateway's {@code ZREM} does on Redis;
-     * whether the key held it (live or expired but not yet dropped). The last lease released forgets the key.
+     * Gives slot {@code slotId} of concurrency bucket {@code key} back, as the gateway's {@code ZREM} does on Redis;
+     * whether the key held it (live or expired but not yet dropped). The last slot released forgets the key.
      */
-    public boolean release(String key, long leaseId) {
+    public boolean releaseSlot(String key, long slotId) {
         synchronized (lockFor(key)) {
-            return releaseLocked(key, leaseId);
+            return releaseLocked(key, slotId);
         }
     }
 
-    private boolean releaseLocked(String key, long leaseId) {
-        if (states.get(key) instanceof ConcurrencyModel.State leases && leases.leases().containsKey(leaseId)) {
-            BucketState left = leases.release(leaseId);
+    private boolean releaseLocked(String key, long slotId) {
+        if (states.get(key) instanceof ConcurrencyModel.State slots && slots.slots().containsKey(slotId)) {
+            BucketState left = slots.release(slotId);
             if (left == null) {
                 states.remove(key);
             } else {

@@ -173,6 +173,21 @@ class CheckDriverTest extends RedisScriptTestBase {
     }
 
     @Test
+    void a_calendar_windows_end_and_a_slots_id_travel_in_period_ms_and_burst() {
+        CheckCall call = CheckCall.of(List.of("rl:a:{x}:w", "rl:b:{x}"),
+                List.of(Policy.calendarWindow(3, 1_767_225_600, 2), Policy.slot(5, 60_000, 42)), OptionalLong.of(7));
+
+        assertThat(call.args()).containsExactly("7", "calendar_window", "3", "1767225600", "1", "2", "concurrency", "5",
+                "60000", "42", "1");
+        Policy template = new Policy(Algorithm.CONCURRENCY, 5, 60_000, 5);
+        assertThat(template.slotId()).as("a concurrency rule's policy before a request takes a slot").isZero();
+        assertThatThrownBy(() -> CheckCall.of(List.of("rl:b:{x}"), List.of(template), OptionalLong.empty()))
+                .hasMessageContaining("takes a slot");
+        assertThatThrownBy(() -> new Policy(Algorithm.CALENDAR_WINDOW, 3, 86_400_000, 1))
+                .hasMessageContaining("calendar window");
+    }
+
+    @Test
     void together_is_for_calls_of_one_moment_each_one_clients_each_key_at_its_cost() {
         CheckCall a = CheckCall.of(List.of("rl:a:{x}"), List.of(TB), 1, OptionalLong.empty());
         CheckCall b = CheckCall.of(List.of("rl:a:{y}"), List.of(TB), 2, OptionalLong.empty());

@@ -206,11 +206,11 @@ class ClusterCheckTest {
         // the bucket's client declared; the others' keys, none in its slot, carried
         List<Decision> all = client.checkOnOneNode(CheckCall.together(List.of(
                 CheckCall.of(List.of(bucket), List.of(TB), at),
-                CheckCall.of(List.of(lease), List.of(Policy.lease(2, 1000, 1)), at),
+                CheckCall.of(List.of(lease), List.of(Policy.slot(2, 1000, 1)), at),
                 CheckCall.settle(List.of(settled), List.of(TB), List.of(30L), at),
                 CheckCall.of(List.of(settled), List.of(TB), at),
-                CheckCall.of(List.of(lease), List.of(Policy.lease(2, 1000, 2)), at),
-                CheckCall.of(List.of(lease), List.of(Policy.lease(2, 1000, 3)), at))));
+                CheckCall.of(List.of(lease), List.of(Policy.slot(2, 1000, 2)), at),
+                CheckCall.of(List.of(lease), List.of(Policy.slot(2, 1000, 3)), at))));
 
         // the check after the settlement sees its debt; the third lease finds both slots taken
         assertThat(all).containsExactly(new Decision(true, 19, 0, 100), new Decision(true, 1, 0, 0),
@@ -219,7 +219,7 @@ class ClusterCheckTest {
         assertThat(StoredValues.describeKey(client, lease)).isEqualTo(
                 "z:1@" + (now + 1_000_000) + ":2@" + (now + 1_000_000));
         assertThat(client.release(lease, 2)).isTrue();
-        assertThat(client.peek(List.of(lease), List.of(Policy.lease(2, 1000, 4)), now)).containsExactly(
+        assertThat(client.peek(List.of(lease), List.of(Policy.slot(2, 1000, 4)), now)).containsExactly(
                 new Peek(true, 1, 0));
         assertThat(client.peek(List.of(settled), List.of(TB), now)).containsExactly(new Peek(true, -15, 3500));
     }

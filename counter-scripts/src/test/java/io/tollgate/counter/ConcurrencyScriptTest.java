@@ -16,8 +16,8 @@ class ConcurrencyScriptTest extends RedisScriptTestBase {
     static final Policy TB = new Policy(Algorithm.TOKEN_BUCKET, 10, 1000, 20);
 
     /** Two in flight, a lease holding at most a second. */
-    static Policy two(long leaseId) {
-        return Policy.lease(2, 1000, leaseId);
+    static Policy two(long slotId) {
+        return Policy.slot(2, 1000, slotId);
     }
 
     @Test
@@ -58,7 +58,7 @@ class ConcurrencyScriptTest extends RedisScriptTestBase {
 
     @Test
     void a_key_with_nothing_in_flight_vanishes() {
-        Policy shortLease = Policy.lease(2, 200, 1);
+        Policy shortLease = Policy.slot(2, 200, 1);
         String released = freshKey("released");
         String expired = freshKey("expired");
         CheckCall take = CheckCall.of(List.of(released), List.of(shortLease), OptionalLong.empty());
@@ -159,21 +159,21 @@ class ConcurrencyScriptTest extends RedisScriptTestBase {
         assertThat(settle(key, two(2), 0, t0 + 600_000)).as("a lease given back is not renewed")
                 .isEqualTo(new Decision(true, 0, 0, 0));
         assertThat(StoredValues.describeKey(client, key)).isEqualTo("z:1@" + (t0 + 1_500_000));
-        assertThat(check(key, Policy.lease(1, 1000, 4), 1, t0 + 1_200_000).allowed())
+        assertThat(check(key, Policy.slot(1, 1000, 4), 1, t0 + 1_200_000).allowed())
                 .as("past the lease's first end it still holds its slot").isFalse();
 
         // an expired lease stays expired: renewing it at t0 + 2 s changes nothing
         settle(key, two(1), 0, t0 + 2_000_000);
         assertThat(StoredValues.describeKey(client, key)).isEqualTo("z:1@" + (t0 + 1_500_000));
-        assertThat(check(key, Policy.lease(1, 1000, 5), 1, t0 + 2_000_000).allowed()).isTrue();
+        assertThat(check(key, Policy.slot(1, 1000, 5), 1, t0 + 2_000_000).allowed()).isTrue();
 
         InMemoryCounters counters = new InMemoryCounters();
         counters.check(List.of(key), List.of(two(1)), t0);
         counters.settle(List.of(key), List.of(two(1)), List.of(0L), t0 + 500_000);
-        assertThat(counters.check(List.of(key), List.of(Policy.lease(1, 1000, 4)), t0 + 1_200_000).get(0).allowed())
+        assertThat(counters.check(List.of(key), List.of(Policy.slot(1, 1000, 4)), t0 + 1_200_000).get(0).allowed())
                 .as("the Java twin renews alike").isFalse();
         counters.settle(List.of(key), List.of(two(1)), List.of(0L), t0 + 2_000_000);
-        assertThat(counters.check(List.of(key), List.of(Policy.lease(1, 1000, 5)), t0 + 2_000_000).get(0).allowed())
+        assertThat(counters.check(List.of(key), List.of(Policy.slot(1, 1000, 5)), t0 + 2_000_000).get(0).allowed())
                 .isTrue();
     }
 
@@ -189,7 +189,7 @@ class ConcurrencyScriptTest extends RedisScriptTestBase {
         assertError(List.of(key), List.of(now, "concurrency", "2", "1000", "1e13", "1"), "lease_id of key 1",
                 "\"1e13\"");
         assertThat(client.send("EXISTS", key).toLong()).isZero();
-        assertThatThrownBy(() -> Policy.lease(2, 1000, 0)).hasMessageContaining("leaseId");
+        assertThatThrownBy(() -> Policy.slot(2, 1000, 0)).hasMessageContaining("slotId");
         assertThatThrownBy(() -> two(1).withCost(2)).hasMessageContaining("cost of a concurrency policy");
     }
 

@@ -140,40 +140,40 @@ class InMemoryCountersTest {
         assertThat(counters.peek(key, TB, T0)).isEqualTo(new Peek(true, -15, 3500));
         assertThat(counters.settle(List.of(key), List.of(TB), List.of(-100L), T0)).containsExactly(
                 new Decision(true, 20, 0, 0));
-        assertThatThrownBy(() -> counters.settle(List.of(key), List.of(Policy.lease(2, 1000, 1)), List.of(1L), T0))
+        assertThatThrownBy(() -> counters.settle(List.of(key), List.of(Policy.slot(2, 1000, 1)), List.of(1L), T0))
                 .hasMessageContaining("concurrency key");
     }
 
     @Test
     void leases_count_until_released_or_ended_and_then_the_key_is_forgotten() {
         String key = CounterKeys.key("inflight", "leases");
-        assertThat(counters.check(List.of(key), List.of(Policy.lease(2, 1000, 1)), T0)).containsExactly(
+        assertThat(counters.check(List.of(key), List.of(Policy.slot(2, 1000, 1)), T0)).containsExactly(
                 new Decision(true, 1, 0, 0));
-        counters.check(List.of(key), List.of(Policy.lease(2, 1000, 2)), T0 + 500_000);
+        counters.check(List.of(key), List.of(Policy.slot(2, 1000, 2)), T0 + 500_000);
 
-        assertThat(counters.check(List.of(key), List.of(Policy.lease(2, 1000, 3)), T0 + 500_000)).containsExactly(
+        assertThat(counters.check(List.of(key), List.of(Policy.slot(2, 1000, 3)), T0 + 500_000)).containsExactly(
                 new Decision(false, 0, 0, 0));
-        assertThat(counters.release(key, 1)).isTrue();
-        assertThat(counters.release(key, 1)).isFalse();
-        assertThat(counters.check(List.of(key), List.of(Policy.lease(2, 1000, 3)), T0 + 500_000).get(0).allowed())
+        assertThat(counters.releaseSlot(key, 1)).isTrue();
+        assertThat(counters.releaseSlot(key, 1)).isFalse();
+        assertThat(counters.check(List.of(key), List.of(Policy.slot(2, 1000, 3)), T0 + 500_000).get(0).allowed())
                 .isTrue();
-        assertThat(counters.peek(key, Policy.lease(2, 1000, 4), T0 + 1_499_999)).isEqualTo(new Peek(true, 0, 0));
-        assertThat(counters.peek(key, Policy.lease(2, 1000, 4), T0 + 1_500_000)).isEqualTo(new Peek(false, 2, 0));
+        assertThat(counters.peek(key, Policy.slot(2, 1000, 4), T0 + 1_499_999)).isEqualTo(new Peek(true, 0, 0));
+        assertThat(counters.peek(key, Policy.slot(2, 1000, 4), T0 + 1_500_000)).isEqualTo(new Peek(false, 2, 0));
 
         counters.forgetExpired(T0 + 1_500_000);
 
         assertThat(counters.size()).isZero();
-        assertThat(counters.release(key, 2)).isFalse();
+        assertThat(counters.releaseSlot(key, 2)).isFalse();
     }
 
     @Test
     void releasing_the_last_lease_forgets_the_key() {
         String key = CounterKeys.key("inflight", "last");
-        counters.check(List.of(key), List.of(Policy.lease(1, 60_000, 7)), T0);
+        counters.check(List.of(key), List.of(Policy.slot(1, 60_000, 7)), T0);
 
-        assertThat(counters.release(key, 7)).isTrue();
+        assertThat(counters.releaseSlot(key, 7)).isTrue();
 
         assertThat(counters.size()).isZero();
-        assertThat(counters.release(CounterKeys.key("inflight", "never"), 7)).isFalse();
+        assertThat(counters.releaseSlot(CounterKeys.key("inflight", "never"), 7)).isFalse();
     }
 }

@@ -60,9 +60,9 @@ final class ScriptClient implements AutoCloseable {
         return check(CheckCall.settle(keys, policies, deltas, OptionalLong.of(nowMicros)));
     }
 
-    /** Gives a concurrency key's lease back as the gateway does, by {@code ZREM}: whether the key held it. */
-    boolean release(String key, long leaseId) {
-        return send("ZREM", key, Long.toString(leaseId)).toLong() == 1;
+    /** Gives a concurrency key's slot back as the gateway does, by {@code ZREM}: whether the key held it. */
+    boolean release(String key, long slotId) {
+        return send("ZREM", key, Long.toString(slotId)).toLong() == 1;
     }
 
     List<Decision> check(CheckCall call) {

@@ -104,7 +104,7 @@ class ScriptModelPropertyTest {
                 case CHECK -> {
                     if (algorithm == Algorithm.CONCURRENCY) {
                         leases.add((long) leases.size() + 1);
-                        policy = Policy.lease(policy.limit(), policy.periodMs(), leases.size());
+                        policy = Policy.slot(policy.limit(), policy.periodMs(), leases.size());
                     }
                     long cost = algorithm == Algorithm.CONCURRENCY ? 1 : op.cost();
                     Step step = model.decide(state, policy, now, cost);
@@ -130,7 +130,7 @@ class ScriptModelPropertyTest {
                         continue;
                     }
                     long leaseId = leases.get(Math.floorMod(op.delta(), leases.size()));
-                    boolean held = state instanceof ConcurrencyModel.State s && s.leases().containsKey(leaseId);
+                    boolean held = state instanceof ConcurrencyModel.State s && s.slots().containsKey(leaseId);
 
                     assertThat(client.release(key, leaseId)).as("release of lease %d of %s", leaseId, state)
                             .isEqualTo(held);
@@ -172,7 +172,7 @@ class ScriptModelPropertyTest {
                 Policy policy = pool.get(2 * i + ((op.policyChoice() >> i) & 1));
                 if (policy.algorithm() == Algorithm.CONCURRENCY) {
                     leases.add(new long[]{i, leases.size() + 1});
-                    policies.add(Policy.lease(policy.limit(), policy.periodMs(), leases.size()));
+                    policies.add(Policy.slot(policy.limit(), policy.periodMs(), leases.size()));
                 } else {
                     policies.add(policy.withCost(i == 0 ? op.cost() : 1 + (op.cost() + i) % 5));
                 }
@@ -195,7 +195,7 @@ class ScriptModelPropertyTest {
                             ? false
                             : client.release(key, lease[1]);
 
-                    assertThat(memory.release(key, lease[1])).as("release of lease %d of %s", lease[1], key)
+                    assertThat(memory.releaseSlot(key, lease[1])).as("release of lease %d of %s", lease[1], key)
                             .isEqualTo(released);
                 }
             }
@@ -296,7 +296,7 @@ class ScriptModelPropertyTest {
         }
         if (algorithm == Algorithm.CONCURRENCY) {
             // a few slots, so some checks are rejected; each check takes a fresh lease id in place of this one
-            return Policy.lease(1 + shape.limit() % 4, shape.periodMs(), 1);
+            return Policy.slot(1 + shape.limit() % 4, shape.periodMs(), 1);
         }
         return new Policy(algorithm, shape.limit(), shape.periodMs(), shape.burst());
     }

@@ -65,7 +65,7 @@ final class StoredValues {
         } else if (state instanceof SlidingWindowModel.State s) {
             return text('s', s.windowStart(), s.period(), s.previous(), s.current());
         } else if (state instanceof ConcurrencyModel.State s) {
-            return leases(new TreeMap<>(s.leases()));
+            return leases(new TreeMap<>(s.slots()));
         }
         throw new IllegalArgumentException("no text for " + state);
     }

@@ -51,7 +51,7 @@ class ConcurrencyAcrossGatewaysTest {
         // the lease is long enough to outlast the checks right after a kill, short enough to wait for
         stack.putRule("e2e.inflight", """
                 {"id": "e2e.inflight", "match": {"path": "/**"}, "key": "api_key", "algorithm": "concurrency",
-                 "limit": 2, "lease": "10s", "failure_mode": "closed"}""");
+                 "limit": 2, "slot_ttl": "10s", "failure_mode": "closed"}""");
         Fleet.awaitEverywhere(stack, "e2e.inflight", Duration.ofSeconds(10));
     }
 

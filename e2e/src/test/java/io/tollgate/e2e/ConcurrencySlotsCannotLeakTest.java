@@ -37,7 +37,7 @@ class ConcurrencySlotsCannotLeakTest {
 
     private static final String RULE = "e2e.slots";
     private static final int LIMIT = 2;
-    private static final Duration LEASE = Duration.ofSeconds(6);
+    private static final Duration SLOT_TTL = Duration.ofSeconds(6);
     private static final List<String> PATHS = List.of("/hold/slots/a", "/echo/slots/b");
 
     private final Stack stack = SharedStack.get();
@@ -47,7 +47,7 @@ class ConcurrencySlotsCannotLeakTest {
         Stack stack = SharedStack.get();
         stack.putRule(RULE, """
                 {"id": "%s", "match": {"path": "/*/slots/**"}, "key": "api_key", "algorithm": "concurrency",
-                 "limit": %d, "lease": "%ds", "failure_mode": "closed"}""".formatted(RULE, LIMIT, LEASE.toSeconds()));
+                 "limit": %d, "slot_ttl": "%ds", "failure_mode": "closed"}""".formatted(RULE, LIMIT, SLOT_TTL.toSeconds()));
         Fleet.awaitEverywhere(stack, RULE, "/echo/slots/probe", Duration.ofSeconds(10));
     }
 
@@ -117,7 +117,7 @@ class ConcurrencySlotsCannotLeakTest {
      */
     private void assertEverySlotFreeWithinOneLease(String key) {
         String counterKey = counterKey(key);
-        await("every lease of " + counterKey + " given back or expired").atMost(LEASE)
+        await("every slot of " + counterKey + " given back or expired").atMost(SLOT_TTL)
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> liveLeases(counterKey) == 0);
         var answer = stack.call(0, "GET", "/echo/slots/after", key);

@@ -23,7 +23,7 @@ class LayeringTest {
     /** From the bottom up. */
     static final List<List<String>> LAYERS = List.of(
             List.of("config"),
-            List.of("key", "clients", "settle", "store"),
+            List.of("key", "clients", "usage", "store"),
             List.of("rules", "proxy"),
             List.of("sync"),
             List.of("limiter.decision"),

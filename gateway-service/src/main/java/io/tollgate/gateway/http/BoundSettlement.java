@@ -14,9 +14,9 @@ import io.vertx.core.net.impl.ConnectionBase;
  * A request's settlement bound to its exchange from the moment the check's answer arrives (docs/protocols.md, "A
  * request's settlement ends exactly once"). Its end is the settlement's own, which comes once however often it is
  * called: the answer's end, the client's reset or disconnect, an upstream failure, an exception on the way. Its
- * leases are renewed only while the exchange is live (the client's stream or connection open and its answer not
+ * slots are renewed only while the exchange is live (the client's stream or connection open and its answer not
  * over), so a path that missed the end cannot keep a slot: the first renewal after the exchange ended gives the
- * leases back. A check whose answer comes for an exchange already over (the client left while it ran) gives them
+ * slots back. A check whose answer comes for an exchange already over (the client left while it ran) gives them
  * back at once, and nothing is forwarded.
  */
 final class BoundSettlement {
@@ -32,7 +32,7 @@ final class BoundSettlement {
 
     /** What {@code verdict}'s {@code request} owes, bound to its exchange. */
     static BoundSettlement open(Limiter limiter, Verdict verdict, HttpServerRequest request) {
-        // asked at a renewal only (every third of a lease): no header is read on the request's way
+        // asked at a renewal only (every third of a slot's time): no header is read on the request's way
         Settlement settlement = limiter.settlementOf(verdict, () -> live(request, WebSocketRelay.isUpgrade(request)));
         return settlement == null ? NOTHING : new BoundSettlement(settlement);
     }
@@ -55,7 +55,7 @@ final class BoundSettlement {
         return settlement == null ? AnswerWatcher.NONE : settlement;
     }
 
-    /** The request is not forwarded (refused, or its client gone): its leases go back now. */
+    /** The request is not forwarded (refused, or its client gone): its slots go back now. */
     void cancel() {
         if (settlement != null) {
             settlement.cancel();

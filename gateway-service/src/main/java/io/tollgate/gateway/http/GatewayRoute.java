@@ -183,7 +183,7 @@ class GatewayRoute {
     private void answer(HttpServerRequest request, CanonicalPath path, URI upstream, Verdict verdict) {
         BoundSettlement settlement = BoundSettlement.open(limiter, verdict, request);
         if (!BoundSettlement.live(request, false)) {
-            // the client left while its check ran: nobody to answer, nothing to forward, and its leases go back now
+            // the client left while its check ran: nobody to answer, nothing to forward, and its slots go back now
             settlement.cancel();
             return;
         }

@@ -25,8 +25,8 @@ import io.vertx.core.Vertx;
  * all-or-nothing on its own, in the order asked, and each script call's reply is shared out by
  * {@link #answer}.
  * <p>
- * A settlement nobody waits for ({@link #ride}: what an answer used, a lease given back) rides with the loop's next
- * checks instead of going in a call of its own. An answer ends in a loop turn of its own more often than not, so
+ * A settlement nobody waits for ({@link #ride}: what an answer used, a concurrency slot given back) rides with the
+ * loop's next checks instead of going in a call of its own. An answer ends in a loop turn of its own more often than not, so
  * without the ride most settlements would cost a call (a write here, a read and a script run in Redis) at a moderate
  * load (bench/cost, at a fixed rate). When no check comes, the loop's tick sends it: the tick is one timer per loop.
  * While checks come, they carry the settlements, and the tick stretches, twice as far apart each time, up to

@@ -16,7 +16,7 @@ import io.vertx.core.Future;
  */
 public interface CounterStore {
 
-    /** The settlement that renews a lease. */
+    /** The settlement that renews a slot. */
     List<Long> RENEW = List.of(0L);
 
     /**
@@ -52,16 +52,16 @@ public interface CounterStore {
         return Future.failedFuture(new UnsupportedOperationException("this store cannot settle"));
     }
 
-    /** Gives back the lease a {@code concurrency} check took in {@code bucket} (its policy names the lease). */
-    default Future<Void> release(Bucket bucket) {
-        return Future.failedFuture(new UnsupportedOperationException("this store holds no leases"));
+    /** Gives back the slot a {@code concurrency} check took in {@code bucket} (its policy names the slot). */
+    default Future<Void> releaseSlot(Bucket bucket) {
+        return Future.failedFuture(new UnsupportedOperationException("this store holds no slots"));
     }
 
     /**
-     * Renews the lease a {@code concurrency} check took in {@code bucket}: when still live, it ends a lease time
+     * Renews the slot a {@code concurrency} check took in {@code bucket}: when still live, it ends a slot's time
      * ({@code periodMs}) from now; one expired or given back stays gone. A settlement of 0 of its key.
      */
-    default Future<Void> renew(Bucket bucket) {
+    default Future<Void> renewSlot(Bucket bucket) {
         return settle(List.of(bucket), RENEW).mapEmpty();
     }
 }

@@ -57,8 +57,8 @@ final class InMemoryCounterStore implements CounterStore {
     }
 
     @Override
-    public Future<Void> release(Bucket bucket) {
-        counters.release(bucket.key(), bucket.policy().burst());
+    public Future<Void> releaseSlot(Bucket bucket) {
+        counters.releaseSlot(bucket.key(), bucket.policy().slotId());
         return Future.succeededFuture();
     }
 

@@ -43,7 +43,7 @@ public final class RedisCounterStore implements CounterStore {
     private static final CounterScripts.Script SCRIPT = CounterScripts.check();
     private static final CounterScripts.Script ON_NODE = CounterScripts.checkOnNode();
     private static final CounterScripts.Script PEEK = CounterScripts.peek();
-    /** The settlement that gives a lease back. */
+    /** The settlement that gives a slot back. */
     private static final List<Long> RELEASE = List.of(-1L);
 
     private final PinnedConnections redis;
@@ -117,12 +117,12 @@ public final class RedisCounterStore implements CounterStore {
     }
 
     /**
-     * Gives back the lease a {@code concurrency} check took (its policy carries the lease id, {@link Policy#lease}):
+     * Gives back the slot a {@code concurrency} check took (its policy carries the slot id, {@link Policy#slotId}):
      * a settlement of -1 of that key, which the script runs as {@code ZREM}, riding with the loop's next checks as
      * a settlement does.
      */
     @Override
-    public Future<Void> release(Bucket bucket) {
+    public Future<Void> releaseSlot(Bucket bucket) {
         return settle(List.of(bucket), RELEASE).mapEmpty();
     }
 

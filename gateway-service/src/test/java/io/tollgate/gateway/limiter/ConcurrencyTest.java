@@ -100,7 +100,7 @@ class ConcurrencyTest {
     void aRequestHeldLongerThanItsLeaseKeepsItsSlotWhileItRuns() throws Exception {
         install("""
                 [{"id": "inflight", "match": {"path": "/**"}, "key": "api_key", "algorithm": "concurrency",
-                  "limit": 1, "lease": "1s", "failure_mode": "closed"}]""");
+                  "limit": 1, "slot_ttl": "1s", "failure_mode": "closed"}]""");
         CompletableFuture<HttpResponse<String>> held = send("/hold", Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(10)).until(() -> heldByBackend() == 1);
         // three lease times and more: without renewal the slot would have come back after the first

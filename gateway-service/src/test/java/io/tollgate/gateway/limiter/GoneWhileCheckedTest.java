@@ -49,7 +49,7 @@ class GoneWhileCheckedTest {
         resetBackend();
         install("""
                 [{"id": "gone", "match": {"path": "/**"}, "key": "api_key", "algorithm": "concurrency",
-                  "limit": 2, "lease": "2s", "failure_mode": "closed"}]""");
+                  "limit": 2, "slot_ttl": "2s", "failure_mode": "closed"}]""");
     }
 
     @Test

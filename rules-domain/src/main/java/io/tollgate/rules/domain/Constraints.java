@@ -32,10 +32,10 @@ final class Constraints {
     static final String AT_LEAST = "must be at least {value}";
     static final String AT_MOST_ENTRIES = "must have at most {max} entries";
     static final String AT_MOST = "must be at most {value}";
-    // What lease takes: a duration with concurrency, auto or off with the other algorithms.
-    static final String SLOT_LEASE = "a positive whole number with s, m or h (60s, 5m) with concurrency: a"
-            + " concurrency rule's lease is how long a slot lasts";
-    static final String TOKEN_LEASE = "auto or off (a duration applies to concurrency rules only)";
+    // What slot_ttl takes (concurrency only), and what lease takes (token leases: the algorithms other than concurrency).
+    static final String SLOT_TTL = "a positive whole number with s, m or h (60s, 5m) with concurrency: how long a"
+            + " slot lasts when its gateway dies before giving it back";
+    static final String TOKEN_LEASE = "auto or off (a slot's duration, slot_ttl, applies to concurrency rules only)";
 
     private Constraints() {
     }

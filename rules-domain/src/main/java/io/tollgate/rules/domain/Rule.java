@@ -53,7 +53,7 @@ import io.tollgate.counter.Policy;
  * @param limit
  * requests allowed per period, at least 1
  * @param period
- * the period of {@code limit}; for {@code concurrency}, which has none, the lease
+ * the period of {@code limit}; for {@code concurrency}, which has none, its slot's time to live
  * @param burst
  * the bucket's capacity, at least 1 (the reader defaults it to {@code limit})
  * @param failureMode
@@ -80,16 +80,16 @@ import io.tollgate.counter.Policy;
  * @param settle
  * where the gateway reads what a request really used once its answer ended, and spends the difference from its
  * cost (or gives it back); {@code null}: a request spends its cost
- * @param lease
+ * @param slotTtl
  * for {@code concurrency}: how long a request's slot stays taken when its gateway dies before giving it back
- * (the reader's default: {@link #DEFAULT_LEASE}); {@code null} for the other algorithms
+ * (the reader's default: {@link #DEFAULT_SLOT_TTL}); {@code null} for the other algorithms. On the wire
+ * {@code slot_ttl}; the reader also takes it as {@code lease}, its deprecated name
  * @param leasing
  * whether a gateway may lease tokens of this rule's buckets ({@link #leases()}): {@link Leasing#AUTO} (the
- * default, left out of the wire form) or {@link Leasing#OFF}; on the wire it is {@code lease}'s value for the
- * algorithms other than {@code concurrency}
+ * default, left out of the wire form) or {@link Leasing#OFF}; on the wire it is {@code lease}
  */
 @JsonPropertyOrder({"id", "description", "match", "key", "algorithm", "limit", "period", "burst", "cost", "unit",
-        "calendar", "settle", "lease", "failure_mode", "shadow", "enabled", "missing_key", "plans"})
+        "calendar", "settle", "lease", "slot_ttl", "failure_mode", "shadow", "enabled", "missing_key", "plans"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Rule(
         @NotNull(message = REQUIRED) @Pattern(regexp = ID_REGEX, message = ID_MISMATCH) String id,
@@ -109,14 +109,14 @@ public record Rule(
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultUnit.class) Unit unit,
         String calendar,
         Settle settle,
-        @PositivePeriod @JsonIgnore Duration lease,
+        @PositivePeriod @JsonProperty("slot_ttl") @JsonSerialize(using = WireSerializers.PeriodSerializer.class) Duration slotTtl,
         @JsonIgnore Leasing leasing) {
 
     /** The largest cost a rule may give a request. */
     public static final long MAX_COST = Constraints.MAX_COST;
 
-    /** How long a {@code concurrency} rule's lease holds a slot when its gateway dies, unless the rule says. */
-    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+    /** How long a {@code concurrency} rule's slot stays taken when its gateway dies, unless the rule says. */
+    public static final Duration DEFAULT_SLOT_TTL = Duration.ofSeconds(60);
 
     /** Leaves the default cost (1) out of the wire form. */
     static final class DefaultCost {
@@ -158,9 +158,9 @@ public record Rule(
         match = match == null ? RuleMatch.ANY : match;
         algorithm = algorithm == null ? Algorithm.TOKEN_BUCKET : algorithm;
         if (algorithm == Algorithm.CONCURRENCY) {
-            // requests in flight have no period: the lease stands in for it wherever a period is read
-            lease = lease == null ? DEFAULT_LEASE : lease;
-            period = period == null ? lease : period;
+            // requests in flight have no period: the slot's time to live stands in for it wherever a period is read
+            slotTtl = slotTtl == null ? DEFAULT_SLOT_TTL : slotTtl;
+            period = period == null ? slotTtl : period;
         }
         // a calendar window or a count in flight has no share to give each gateway: without the store, its
         // requests pass
@@ -192,15 +192,9 @@ public record Rule(
                 && (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.GCRA);
     }
 
-    /**
-     * The wire form of {@code lease}, one field for two components: the duration for {@code concurrency}, else
-     * {@code off} when leasing is off; {@code null} (left out) for the default {@code auto}.
-     */
+    /** The wire form of {@code lease}: {@code off} when leasing is off; {@code null} (left out) for {@code auto}. */
     @JsonProperty("lease")
     String wireLease() {
-        if (algorithm == Algorithm.CONCURRENCY) {
-            return Periods.format(lease);
-        }
         return leasing == Leasing.AUTO ? null : leasing.wireName();
     }
 
@@ -212,13 +206,13 @@ public record Rule(
     /** The same rule with other plans. */
     public Rule withPlans(Map<String, Limits> newPlans) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, newPlans, cost, unit, calendar, settle, lease, leasing);
+                missingKey, newPlans, cost, unit, calendar, settle, slotTtl, leasing);
     }
 
     /** The same rule with another cost per request. */
     public Rule withCost(long newCost) {
         return new Rule(id, description, match, key, algorithm, limit, period, burst, failureMode, shadow, enabled,
-                missingKey, plans, newCost, unit, calendar, settle, lease, leasing);
+                missingKey, plans, newCost, unit, calendar, settle, slotTtl, leasing);
     }
 
     /**

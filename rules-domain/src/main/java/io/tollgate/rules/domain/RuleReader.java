@@ -19,8 +19,8 @@ import io.tollgate.counter.Algorithm;
 final class RuleReader {
 
     private static final Set<String> FIELDS = Set.of("id", "description", "match", "key", "algorithm", "limit",
-            "period", "burst", "cost", "unit", "calendar", "settle", "lease", "failure_mode", "shadow", "enabled",
-            "missing_key", "plans");
+            "period", "burst", "cost", "unit", "calendar", "settle", "lease", "slot_ttl", "failure_mode", "shadow",
+            "enabled", "missing_key", "plans");
     private static final Set<String> SETTLE_FIELDS = Set.of("from", "otherwise");
     private static final Set<String> MATCH_FIELDS = Set.of("methods", "path");
 
@@ -75,10 +75,10 @@ final class RuleReader {
         Long cost = in.whole(node, "cost");
         Unit unit = in.parsed(node, "unit", Unit::fromWireName, "requests, tokens or content-bytes");
         String calendar = in.text(node, "calendar", "calendar");
-        Duration lease = null;
+        Duration slotTtl = in.parsed(node, "slot_ttl", Periods::parse, Constraints.SLOT_TTL);
         Leasing leasing = null;
         if (algorithm == Algorithm.CONCURRENCY) {
-            lease = in.parsed(node, "lease", Periods::parse, Constraints.SLOT_LEASE);
+            slotTtl = deprecatedSlotTtl(node, slotTtl, in);
         } else if (in.reported("algorithm")) {
             // which form lease takes follows the algorithm, unknown here: only what neither form reads is reported
             in.parsed(node, "lease", text -> Leasing.fromWireName(text).map(Object.class::cast)
@@ -94,7 +94,25 @@ final class RuleReader {
         Map<String, Limits> plans = LimitsReader.readMap(node.get("plans"), "plans", in);
         return new Rule(id, description, match, key, algorithm, orZero(limit), period, orZero(burst), failureMode,
                 shadow != null && shadow, enabled == null || enabled, missingKey, plans,
-                cost == null ? 1 : cost, unit, calendar, settle(node.get("settle"), in), lease, leasing);
+                cost == null ? 1 : cost, unit, calendar, settle(node.get("settle"), in), slotTtl, leasing);
+    }
+
+    /**
+     * A concurrency rule's slot time to live under {@code lease}, the deprecated name of {@code slot_ttl}, which
+     * rule files written before it still use: read as {@code slot_ttl} is when that is absent; both at once is
+     * refused, naming {@code lease}.
+     */
+    private static Duration deprecatedSlotTtl(JsonNode node, Duration slotTtl, JsonFields in) {
+        if (!node.has("lease")) {
+            return slotTtl;
+        }
+        if (node.has("slot_ttl")) {
+            in.reject("lease", Values.show(node.get("lease")), "must be left out with slot_ttl (lease is its"
+                    + " deprecated name)");
+            return slotTtl;
+        }
+        return in.parsed(node, "lease", Periods::parse, Constraints.SLOT_TTL + " (lease is the deprecated name of"
+                + " slot_ttl)");
     }
 
     private static Settle settle(JsonNode node, JsonFields in) {

@@ -81,21 +81,23 @@ public final class RuleValidator {
     }
 
     /**
-     * A duration of {@code lease} belongs to {@code concurrency}, whose lease is how long a slot lasts; the other
-     * algorithms take {@code auto} or {@code off} there, and {@code concurrency} takes neither. A
+     * {@code slot_ttl} belongs to {@code concurrency}: how long a slot lasts; the other algorithms take
+     * {@code auto} or {@code off} in {@code lease} (token leases), and {@code concurrency} takes neither. A
      * {@code concurrency} rule counts requests (each takes one slot, spends no cost and settles nothing) and has no
      * share to give each gateway (no {@code local} failure mode).
      */
     static List<FieldError> inFlight(Rule rule) {
         List<FieldError> errors = new ArrayList<>();
         if (rule.algorithm() != Algorithm.CONCURRENCY) {
-            if (rule.lease() != null) {
-                errors.add(new FieldError("lease", Periods.format(rule.lease()), "must be " + Constraints.TOKEN_LEASE));
+            if (rule.slotTtl() != null) {
+                errors.add(new FieldError("slot_ttl", Periods.format(rule.slotTtl()), "applies to concurrency only: it"
+                        + " is how long a slot lasts"));
             }
             return errors;
         }
         if (rule.leasing() != Leasing.AUTO) {
-            errors.add(new FieldError("lease", rule.leasing().wireName(), "must be " + Constraints.SLOT_LEASE));
+            errors.add(new FieldError("lease", rule.leasing().wireName(), "must be left out with concurrency: a"
+                    + " concurrency rule leases no tokens (its slot's duration is slot_ttl)"));
         }
         if (rule.cost() != 1) {
             errors.add(new FieldError("cost", Long.toString(rule.cost()), "must be 1 with concurrency: a request in"

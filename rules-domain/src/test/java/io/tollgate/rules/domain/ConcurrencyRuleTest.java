@@ -15,20 +15,20 @@ class ConcurrencyRuleTest {
     private final RuleCodec codec = new RuleCodec();
 
     @Test
-    void aConcurrencyRuleNeedsNoPeriodAndLeasesForAMinuteUnlessItSays() {
+    void aConcurrencyRuleNeedsNoPeriodAndHoldsASlotForAMinuteUnlessItSays() {
         Rule rule = codec.parseRule("""
                 {"id": "reports.inflight", "key": "api_key", "algorithm": "concurrency", "limit": 2}""");
         assertThat(rule.algorithm()).isEqualTo(Algorithm.CONCURRENCY);
-        assertThat(rule.lease()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(rule.slotTtl()).isEqualTo(Duration.ofSeconds(60));
         assertThat(rule.failureMode()).as("no share to give each gateway").isEqualTo(FailureMode.OPEN);
         assertThat(codec.parseRule(codec.write(rule))).isEqualTo(rule);
 
-        Rule leased = codec.parseRule("""
-                {"id": "reports.inflight", "key": "api_key", "algorithm": "concurrency", "limit": 2, "lease": "5s",
+        Rule slotted = codec.parseRule("""
+                {"id": "reports.inflight", "key": "api_key", "algorithm": "concurrency", "limit": 2, "slot_ttl": "5s",
                  "failure_mode": "closed", "plans": {"pro": {"limit": 10}}}""");
-        assertThat(leased.lease()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(codec.write(leased)).contains("\"lease\":\"5s\"");
-        assertThat(Effective.resolve(leased, "pro", null).limit()).isEqualTo(10);
+        assertThat(slotted.slotTtl()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(codec.write(slotted)).contains("\"slot_ttl\":\"5s\"");
+        assertThat(Effective.resolve(slotted, "pro", null).limit()).isEqualTo(10);
     }
 
     @Test
@@ -47,6 +47,13 @@ class ConcurrencyRuleTest {
                 {"id": "r", "key": "api_key", "limit": 2, "period": "1s", "lease": "10s"}""", "lease");
         assertRefused("""
                 {"id": "r", "key": "api_key", "algorithm": "concurrency", "limit": 2, "lease": "0s"}""", "lease");
+        assertRefused("""
+                {"id": "r", "key": "api_key", "limit": 2, "period": "1s", "slot_ttl": "10s"}""", "slot_ttl");
+        assertRefused("""
+                {"id": "r", "key": "api_key", "algorithm": "concurrency", "limit": 2, "slot_ttl": "0s"}""", "slot_ttl");
+        assertRefused("""
+                {"id": "r", "key": "api_key", "algorithm": "concurrency", "limit": 2, "slot_ttl": "5s",
+                 "lease": "5s"}""", "lease");
     }
 
     private void assertRefused(String json, String field) {

@@ -33,7 +33,7 @@ class LeaseOptionTest {
         assertThat(absent.leasing()).isEqualTo(Leasing.AUTO);
         assertThat(auto).as("auto is the default").isEqualTo(absent);
         assertThat(off.leasing()).isEqualTo(Leasing.OFF);
-        assertThat(off.lease()).as("a duration is concurrency's alone").isNull();
+        assertThat(off.slotTtl()).as("a slot's duration is concurrency's alone").isNull();
         assertThat(absent.leases()).isTrue();
         assertThat(parse("gcra", "").leases()).isTrue();
         assertThat(off.leases()).isFalse();
@@ -55,12 +55,13 @@ class LeaseOptionTest {
     }
 
     @Test
-    void aConcurrencyRuleWritesItsLeaseAsADuration() {
+    void aConcurrencyRuleStillReadsItsSlotTtlUnderLeaseItsDeprecatedNameAndWritesItAsSlotTtl() {
         Rule rule = parse("concurrency", ", \"lease\": \"5s\"");
 
-        assertThat(rule.lease()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(rule.slotTtl()).isEqualTo(Duration.ofSeconds(5));
         assertThat(rule.leasing()).isEqualTo(Leasing.AUTO);
-        assertThat(codec.write(rule)).contains("\"lease\":\"5s\"");
+        assertThat(rule).isEqualTo(parse("concurrency", ", \"slot_ttl\": \"5s\""));
+        assertThat(codec.write(rule)).contains("\"slot_ttl\":\"5s\"").doesNotContain("lease");
         assertThat(codec.parseRule(codec.write(rule))).isEqualTo(rule);
     }
 

@@ -102,6 +102,6 @@ public final class FailurePolicy {
     static Policy share(Policy policy, int gateways) {
         int n = Math.max(1, gateways);
         return new Policy(policy.algorithm(), Math.max(1, policy.limit() / n), policy.periodMs(),
-                Math.max(1, policy.burst() / n), policy.cost());
+                Math.max(1, policy.burst() / n), policy.cost(), policy.windowEndSecond(), policy.slotId());
     }
 }

@@ -21,6 +21,10 @@ import io.tollgate.gateway.store.Bucket;
  * local bucket again (never raises it): the store's remaining already counts the requests this gateway
  * admitted locally whose checks reached the store late.
  * <p>
+ * The buckets are not {@code InMemoryCounters} (the memory store's, which decides as the scripts do): every
+ * algorithm's rule is held here as a token bucket at the share, on this process's nanosecond clock, and capped by
+ * the store's word, which no script state holds.
+ * <p>
  * Words expire once the bucket they describe would be full again; both maps are bounded like
  * {@code RejectionCache}: past {@link #MAX_ENTRIES} the stale entries go, then all (it is only a cap:
  * forgetting it means the share decides).

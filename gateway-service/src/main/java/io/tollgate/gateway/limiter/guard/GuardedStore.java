@@ -163,19 +163,19 @@ public final class GuardedStore {
         }
     }
 
-    /** Gives back a lease, whatever the breaker says: a lease not given back holds its slot until it expires. */
-    public Future<Void> release(Bucket bucket) {
+    /** Gives back a concurrency slot, whatever the breaker says: a slot not given back is held until it expires. */
+    public Future<Void> releaseSlot(Bucket bucket) {
         try {
-            return store.release(bucket);
+            return store.releaseSlot(bucket);
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }
     }
 
-    /** Renews a lease, whatever the breaker says: a lease not renewed ends when its time is up. */
-    public Future<Void> renew(Bucket bucket) {
+    /** Renews a concurrency slot, whatever the breaker says: a slot not renewed ends when its time is up. */
+    public Future<Void> renewSlot(Bucket bucket) {
         try {
-            return store.renew(bucket);
+            return store.renewSlot(bucket);
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }

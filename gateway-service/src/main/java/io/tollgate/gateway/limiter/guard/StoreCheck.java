@@ -98,13 +98,13 @@ public final class StoreCheck implements Stage {
 
     /**
      * The {@code concurrency} slots a late answer says the store took: the failure mode decided the request without
-     * them, so no exchange holds them, and each goes back now rather than holding its slot for a lease time.
+     * them, so no exchange holds them, and each goes back now rather than being held for its time.
      */
     private void giveBackLateSlots(Group group, List<Decision> said) {
         for (int i = 0; i < said.size(); i++) {
             Bucket bucket = group.buckets().get(i);
             if (said.get(i).allowed() && bucket.policy().algorithm() == Algorithm.CONCURRENCY) {
-                store.release(bucket);
+                store.releaseSlot(bucket);
             }
         }
     }

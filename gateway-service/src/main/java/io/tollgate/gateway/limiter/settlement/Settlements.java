@@ -17,10 +17,10 @@ import io.tollgate.gateway.limiter.decision.Outcome;
 import io.tollgate.gateway.limiter.decision.RuleDecision;
 import io.tollgate.gateway.limiter.decision.Verdict;
 import io.tollgate.gateway.limiter.guard.GuardedStore;
-import io.tollgate.gateway.settle.Usage;
-import io.tollgate.gateway.settle.UsageMeter;
-import io.tollgate.gateway.settle.UsageMeters;
 import io.tollgate.gateway.store.Bucket;
+import io.tollgate.gateway.usage.Usage;
+import io.tollgate.gateway.usage.UsageMeter;
+import io.tollgate.gateway.usage.UsageMeters;
 import io.tollgate.rules.domain.Rule;
 import io.tollgate.rules.domain.Settle;
 import io.vertx.core.Future;
@@ -31,7 +31,7 @@ import io.vertx.core.http.HttpHeaders;
 
 /**
  * What an admitted request still owes the store once its answer ends (docs/rules.md, "settle" and
- * "concurrency"): the settlement of each rule with {@code settle} that spent its cost for it, and the lease of
+ * "concurrency"): the settlement of each rule with {@code settle} that spent its cost for it, and the slot of
  * each {@code concurrency} rule it holds a slot of.
  * <p>
  * A settlement is the difference between what the answer says it used and the cost the check spent (the
@@ -46,13 +46,13 @@ import io.vertx.core.http.HttpHeaders;
  * minute per rule. The settlements of one hash tag go as one call of the check script, which the store carries
  * with the event loop's other checks.
  * <p>
- * A lease is given back when the exchange ends, however it ends, and at once for a request that is not forwarded
+ * A slot is given back when the exchange ends, however it ends, and at once for a request that is not forwarded
  * after all (another client's rule rejected it): a settlement of -1 of its key, which the script runs as
  * {@code ZREM}, carried with the loop's other calls like any settlement. While the exchange runs (a long download,
- * an event stream, a WebSocket), its leases are renewed every third of their time (a settlement of 0), so a live
+ * an event stream, a WebSocket), its slots are renewed every third of their time (a settlement of 0), so a live
  * gateway's long exchanges keep their slots and a dead gateway's come back when their time is up. A renewal runs
- * only while its exchange is live (the caller says how to tell): the first that finds it over gives the leases
- * back, so a slot outlives its exchange by at most a lease even when no end came. Giving back happens once.
+ * only while its exchange is live (the caller says how to tell): the first that finds it over gives the slots
+ * back, so a slot outlives its exchange by at most a slot's time even when no end came. Giving back happens once.
  */
 public final class Settlements {
 
@@ -62,8 +62,8 @@ public final class Settlements {
     /** The media type of gRPC requests (and its {@code +proto}, {@code +json} forms). */
     private static final String GRPC = "application/grpc";
 
-    /** A lease is renewed every this part of its time while its exchange runs. */
-    static final int RENEWALS_PER_LEASE = 3;
+    /** A slot is renewed every this part of its time while its exchange runs. */
+    static final int RENEWALS_PER_SLOT = 3;
 
     private final GuardedStore store;
     private final Vertx vertx;
@@ -83,32 +83,32 @@ public final class Settlements {
     }
 
     /**
-     * What {@code verdict}'s request owes once its answer ends; null when it owes nothing. Its leases are renewed only
+     * What {@code verdict}'s request owes once its answer ends; null when it owes nothing. Its slots are renewed only
      * while {@code live} says the exchange is; the first renewal that finds it over gives them back instead.
      */
     public Settlement open(Verdict verdict, BooleanSupplier live) {
         List<RuleDecision> charged = null;
-        List<RuleDecision> leased = null;
+        List<RuleDecision> slotted = null;
         for (RuleDecision d : verdict.decisions()) {
             if (!d.spent()) {
                 continue;
             }
             if (d.bucket().policy().algorithm() == Algorithm.CONCURRENCY) {
-                leased = leased != null ? leased : new ArrayList<>(1);
-                leased.add(d);
+                slotted = slotted != null ? slotted : new ArrayList<>(1);
+                slotted.add(d);
             } else if (d.rule().settle() != null) {
                 charged = charged != null ? charged : new ArrayList<>(1);
                 charged.add(d);
             }
         }
-        return charged == null && leased == null ? null : new RequestSettlement(charged, leased, live);
+        return charged == null && slotted == null ? null : new RequestSettlement(charged, slotted, live);
     }
 
     /**
      * Gives back what a request that is not forwarded spent in the buckets that allowed it: rules that count by
      * another client (another hash tag) were checked in calls of their own, and one of them refused it. A
      * settlement of minus its cost per spent bucket, one call per hash tag, carried with the loop's other calls.
-     * A concurrency lease is given back by the request's {@link RequestSettlement} instead.
+     * A concurrency slot is given back by the request's {@link RequestSettlement} instead.
      */
     public void giveBack(List<RuleDecision> decisions) {
         List<RuleDecision> spent = null;
@@ -131,12 +131,12 @@ public final class Settlements {
         return meters.computeIfAbsent(settle, s -> UsageMeters.of(s, maxDecodedBytes)).get();
     }
 
-    /** One request's settlements and leases; its methods run on the request's event loop. */
+    /** One request's settlements and slots; its methods run on the request's event loop. */
     final class RequestSettlement implements Settlement {
 
         private final List<RuleDecision> charged;
         private final UsageMeter[] meters;
-        private final List<RuleDecision> leased;
+        private final List<RuleDecision> slotted;
         private final BooleanSupplier live;
         private boolean answered;
         private boolean closed;
@@ -145,46 +145,46 @@ public final class Settlements {
         private boolean grpc;
         /**
          * The gateway reads the rest of the answer for its usage, its client gone: the exchange goes on with the
-         * upstream, so its leases stay until {@link #ended}, which the reading's bounds guarantee.
+         * upstream, so its slots stay until {@link #ended}, which the reading's bounds guarantee.
          */
         private boolean readingRest;
-        /** The timer that renews the leases while the exchange runs; -1 without leases. */
+        /** The timer that renews the slots while the exchange runs; -1 without slots. */
         private final long renewals;
 
-        private RequestSettlement(List<RuleDecision> charged, List<RuleDecision> leased, BooleanSupplier live) {
+        private RequestSettlement(List<RuleDecision> charged, List<RuleDecision> slotted, BooleanSupplier live) {
             this.charged = charged == null ? List.of() : charged;
-            this.leased = leased == null ? List.of() : leased;
+            this.slotted = slotted == null ? List.of() : slotted;
             this.live = live;
             this.meters = new UsageMeter[this.charged.size()];
             for (int i = 0; i < meters.length; i++) {
                 meters[i] = meter(this.charged.get(i).rule().settle());
             }
             long every = Long.MAX_VALUE;
-            for (RuleDecision d : this.leased) {
-                every = Math.min(every, Math.max(1, d.bucket().policy().periodMs() / RENEWALS_PER_LEASE));
+            for (RuleDecision d : this.slotted) {
+                every = Math.min(every, Math.max(1, d.bucket().policy().periodMs() / RENEWALS_PER_SLOT));
             }
             // on the request's event loop, as its other calls: the timer fires on the context that set it
-            this.renewals = this.leased.isEmpty() ? -1 : vertx.setPeriodic(every, id -> renew());
+            this.renewals = this.slotted.isEmpty() ? -1 : vertx.setPeriodic(every, id -> renew());
         }
 
         /**
-         * Renews each lease while the exchange is live: one still live ends a lease time from now (one expired stays
-         * gone). An exchange found over whose end never came (a path that missed it) gives its leases back here, so
-         * no slot outlives its exchange by more than a lease; what it owes under {@code settle} still waits for
+         * Renews each slot while the exchange is live: one still live ends a slot's time from now (one expired stays
+         * gone). An exchange found over whose end never came (a path that missed it) gives its slots back here, so
+         * no slot outlives its exchange by more than its time; what it owes under {@code settle} still waits for
          * {@link #ended}, which may come later. An answer read on for its usage after its client left is an exchange
-         * still going on with the upstream: its leases are renewed until its end, bounded by the reading's bounds.
+         * still going on with the upstream: its slots are renewed until its end, bounded by the reading's bounds.
          */
         private void renew() {
             if (released) {
                 return;
             }
             if (!readingRest && !live.getAsBoolean()) {
-                LOG.debugf("exchange of %s over without its end: its leases go back", leased.get(0).rule().id());
+                LOG.debugf("exchange of %s over without its end: its slots go back", slotted.get(0).rule().id());
                 release();
                 return;
             }
-            for (RuleDecision d : leased) {
-                store.renew(d.bucket()).onFailure(err -> LOG.debugf("lease of %s not renewed (it may expire): %s",
+            for (RuleDecision d : slotted) {
+                store.renewSlot(d.bucket()).onFailure(err -> LOG.debugf("slot of %s not renewed (it may expire): %s",
                         d.rule().id(), err.toString()));
             }
         }
@@ -282,7 +282,7 @@ public final class Settlements {
             }
         }
 
-        /** Gives the leases back, once: at the exchange's end, its cancel, or the renewal that finds it over. */
+        /** Gives the slots back, once: at the exchange's end, its cancel, or the renewal that finds it over. */
         private void release() {
             if (released) {
                 return;
@@ -291,8 +291,8 @@ public final class Settlements {
             if (renewals >= 0) {
                 vertx.cancelTimer(renewals);
             }
-            for (RuleDecision d : leased) {
-                store.release(d.bucket()).onFailure(err -> LOG.debugf("lease of %s not given back (it expires): %s",
+            for (RuleDecision d : slotted) {
+                store.releaseSlot(d.bucket()).onFailure(err -> LOG.debugf("slot of %s not given back (it expires): %s",
                         d.rule().id(), err.toString()));
             }
         }

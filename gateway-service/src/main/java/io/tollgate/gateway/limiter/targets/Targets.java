@@ -147,7 +147,7 @@ public final class Targets {
         } else if (rule.algorithm() == Algorithm.CONCURRENCY) {
             // each request's slot is its own, named by a random id (a clash among a client's few slots in flight is
             // about one in 1e12 / slots)
-            bucket = new Bucket(key, Policy.lease(effective.limit(), rule.lease().toMillis(),
+            bucket = new Bucket(key, Policy.slot(effective.limit(), rule.slotTtl().toMillis(),
                     ThreadLocalRandom.current().nextLong(1, MAX_SLOT_ID + 1)));
         } else {
             bucket = new Bucket(key, effective.policy());

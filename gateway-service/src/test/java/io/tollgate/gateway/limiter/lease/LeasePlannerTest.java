@@ -61,6 +61,6 @@ class LeasePlannerTest {
         for (Algorithm window : new Algorithm[]{Algorithm.FIXED_WINDOW, Algorithm.SLIDING_WINDOW}) {
             assertThat(LeasePlanner.plan(new Policy(window, 1000, 1000, 1000), 1000, 1, 200, 0).leases()).isFalse();
         }
-        assertThat(LeasePlanner.plan(Policy.lease(1000, 1000, 1), 1000, 1, 200, 0).leases()).isFalse();
+        assertThat(LeasePlanner.plan(Policy.slot(1000, 1000, 1), 1000, 1, 200, 0).leases()).isFalse();
     }
 }

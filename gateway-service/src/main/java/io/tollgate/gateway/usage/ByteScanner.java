@@ -1,4 +1,4 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 /** Reads a body as its bytes come, in ranges of whatever arrays hold them, and says what it used at the end. */
 interface ByteScanner {

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 import java.nio.charset.StandardCharsets;
 

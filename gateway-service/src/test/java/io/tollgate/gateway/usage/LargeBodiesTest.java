@@ -1,4 +1,4 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,13 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 import java.util.function.Supplier;
 
 import io.tollgate.rules.domain.Settle;
 
-/** Makes the meter a rule's {@code settle.from} names, one per answer. */
+/**
+ * Makes the usage meter a rule's {@code settle.from} names, one per answer: what a request used, read from its
+ * answer. What the request then owes the store is its settlement ({@code limiter.settlement}), not a meter's.
+ */
 public final class UsageMeters {
 
     /** The default of {@code tollgate.settle.max-decoded-size}: 64 MiB. */

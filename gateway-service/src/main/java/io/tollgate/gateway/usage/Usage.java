@@ -1,4 +1,4 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 /** What an answer said it used. */
 public sealed interface Usage {

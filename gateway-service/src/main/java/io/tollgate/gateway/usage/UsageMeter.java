@@ -1,4 +1,4 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 /** Reads a count of units as a backend writes it. */
 final class WholeNumbers {

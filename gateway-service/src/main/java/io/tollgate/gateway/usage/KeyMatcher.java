@@ -1,4 +1,4 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 /**
  * Compares an object key, decoded as it comes, with one segment of a JSON pointer, both as UTF-8 bytes. A key

@@ -1,4 +1,4 @@
-package io.tollgate.gateway.settle;
+package io.tollgate.gateway.usage;
 
 /**
  * Reads past the header of a gzip member (RFC 1952, section 2.3) as its bytes come, split anywhere: the ten fixed

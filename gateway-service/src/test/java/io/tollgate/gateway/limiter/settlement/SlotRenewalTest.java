@@ -31,12 +31,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
 /**
- * A request's lease, renewed every third of its 300 ms while its exchange is live, and given back once: by the
+ * A request's concurrency slot, renewed every third of its 300 ms while its exchange is live, and given back once: by the
  * first renewal that finds the exchange over when no end came, and never again by an end or a cancel after it.
  */
-class LeaseRenewalTest {
+class SlotRenewalTest {
 
-    private static final Bucket SLOT = new Bucket("rl:slots:{k}", Policy.lease(2, 300, 7));
+    private static final Bucket SLOT = new Bucket("rl:slots:{k}", Policy.slot(2, 300, 7));
 
     private final Vertx vertx = Vertx.vertx();
     /** The request's event loop: the settlement's timer and every call of it run there. */
@@ -52,13 +52,13 @@ class LeaseRenewalTest {
         }
 
         @Override
-        public Future<Void> release(Bucket bucket) {
+        public Future<Void> releaseSlot(Bucket bucket) {
             released.incrementAndGet();
             return Future.succeededFuture();
         }
 
         @Override
-        public Future<Void> renew(Bucket bucket) {
+        public Future<Void> renewSlot(Bucket bucket) {
             renewed.incrementAndGet();
             return Future.succeededFuture();
         }
@@ -72,7 +72,7 @@ class LeaseRenewalTest {
     }
 
     @Test
-    void aRenewalThatFindsTheExchangeOverGivesTheLeaseBackOnceAndRenewsNoMore() throws Exception {
+    void aRenewalThatFindsTheExchangeOverGivesTheSlotBackOnceAndRenewsNoMore() throws Exception {
         AtomicBoolean live = new AtomicBoolean(true);
         Settlement settlement = open(live);
         await("renewed while live").atMost(Duration.ofSeconds(5)).until(() -> renewed.get() >= 2);
@@ -91,7 +91,7 @@ class LeaseRenewalTest {
     }
 
     @Test
-    void anEndCalledAgainAndACancelAfterItGiveTheLeaseBackOnce() throws Exception {
+    void anEndCalledAgainAndACancelAfterItGiveTheSlotBackOnce() throws Exception {
         Settlement settlement = open(new AtomicBoolean(true));
         onLoop(() -> {
             settlement.ended(true);
@@ -103,7 +103,7 @@ class LeaseRenewalTest {
                 .until(() -> released.get() == 1 && renewed.get() == renewals);
     }
 
-    /** A settlement of one request's lease of {@link #SLOT}, opened on an event loop, renewed while {@code live}. */
+    /** A settlement of one request's slot of {@link #SLOT}, opened on an event loop, renewed while {@code live}. */
     private Settlement open(AtomicBoolean live) throws Exception {
         Rule rule = Rule.of("slots", "/**", KeySpec.API_KEY, 2, Duration.ofMinutes(1));
         Verdict verdict = Verdict.of(List.of(new RuleDecision(rule, new Decision(true, 1, 0, 0), Outcome.ALLOWED,
