@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 import org.jboss.logging.Logger;
@@ -27,16 +26,11 @@ public final class JavaService implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(JavaService.class);
     /** The system property that runs every service with every JIT tier: for benchmarks. */
     public static final String FULL_JIT = "tollgate.e2e.full-jit";
-    /**
-     * The modules that keep every JIT tier: the tests give the rules service bulk work (a million clients imported
-     * in one request), which C1's code does far slower than C2's.
-     */
-    private static final Set<String> ALL_TIERS = Set.of("rules-service");
 
     private final String name;
     private final Path jar;
     private final Map<String, String> env;
-    private final boolean c1Only;
+    private boolean allTiers;
     private final int port;
     /** Where {@code /q/*} is served: the management port, or {@link #port} for a service without one. */
     private final int managementPort;
@@ -46,7 +40,6 @@ public final class JavaService implements AutoCloseable {
         this.name = name;
         this.jar = Repo.path(module + "/target/quarkus-app/quarkus-run.jar");
         this.env = new TreeMap<>(env);
-        this.c1Only = !ALL_TIERS.contains(module);
         this.port = FreePorts.next();
         this.managementPort = hasManagementInterface(module) ? FreePorts.next() : port;
         if (!Files.isRegularFile(jar)) {
@@ -70,14 +63,24 @@ public final class JavaService implements AutoCloseable {
     }
 
     /**
-     * Starts the process without waiting, so several services can start side by side. The JIT of a gateway or a
-     * backend stops at C1 ({@code -XX:TieredStopAtLevel=1}, as Quarkus dev mode runs it): a start costs some 40%
-     * less CPU, and the tests start about fifty of them on two shared cores. A benchmark, which measures the
-     * services' speed, sets {@value #FULL_JIT} to {@code true} and runs them with the JVM's own tiers.
+     * Runs this service with every JIT tier, as the product runs it (before {@link #launch}): for one whose timing is
+     * the point (a gateway on the product's store timeout), or one the tests give bulk work (a rules service
+     * importing a million clients in one request), which C1's code does at about half the speed of C2's.
+     */
+    public JavaService withAllTiers() {
+        allTiers = true;
+        return this;
+    }
+
+    /**
+     * Starts the process without waiting, so several services can start side by side. Its JIT stops at C1
+     * ({@code -XX:TieredStopAtLevel=1}, as Quarkus dev mode runs it) unless {@link #withAllTiers}: a start costs
+     * some 40% less CPU, and the tests start some seventy services on two shared cores. A benchmark, which measures
+     * the services' speed, sets {@value #FULL_JIT} to {@code true} and runs them all with the JVM's own tiers.
      */
     public JavaService launch() {
         List<String> command = new ArrayList<>(List.of(Repo.java(), "-Xmx256m", "-XX:+UseSerialGC"));
-        if (c1Only && !Boolean.getBoolean(FULL_JIT)) {
+        if (!allTiers && !Boolean.getBoolean(FULL_JIT)) {
             command.add("-XX:TieredStopAtLevel=1");
         }
         command.addAll(List.of("-jar", jar.toString()));
