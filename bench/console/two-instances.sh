@@ -26,7 +26,8 @@ cd "$ROOT"
   || { cat "$WORK/build.log" >&2; exit 1; }
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 ./mvnw -B -q -pl e2e -am verify -Dformat.skip -Dtest=ConsoleThroughBalancerBench -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dit.test=none -Dtollgate.bench.out="$WORK/table.md" -Dtollgate.bench.rounds="$ROUNDS" -Dtollgate.bench.page="$PAGE" \
+  -Dit.test=none -Dtollgate.e2e.full-jit=true -Dtollgate.bench.out="$WORK/table.md" -Dtollgate.bench.rounds="$ROUNDS" \
+  -Dtollgate.bench.page="$PAGE" \
   >"$WORK/run.log" 2>&1 || { cat "$WORK/run.log" >&2; exit 1; }
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 

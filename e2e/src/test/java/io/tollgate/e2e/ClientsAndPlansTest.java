@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.jboss.logging.Logger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,12 +21,13 @@ import io.tollgate.e2e.support.Stack;
  * Plans, overrides and tenants across three packaged gateways on a Redis Cluster, written through the packaged
  * rules service's directory API: each client gets its own limit, changes reach every gateway within a second
  * (within the poll interval with the watch stream cut), a tenant's clients share its budget, and a million
- * clients imported in one request are enforced with their plans.
+ * clients imported in one request are enforced with their plans. On the shared stack: its rules match paths no
+ * other test's rule matches, its clients have fresh keys, and it restores the watch stream it cuts.
  */
 class ClientsAndPlansTest {
 
     private static final Logger LOG = Logger.getLogger(ClientsAndPlansTest.class);
-    private static final Duration POLL = Duration.ofSeconds(3);
+    private static final Duration POLL = SharedStack.POLL;
     private static final String PLANS = "e2e.plans";
     private static final String TENANT = "e2e.tenant";
     private static final String TENANT_CLIENT = "e2e.tenant.client";
@@ -39,7 +38,7 @@ class ClientsAndPlansTest {
 
     @BeforeAll
     static void start() {
-        stack = Stack.withCuttableWatch(3, Map.of("TOLLGATE_RULES_POLL_INTERVAL", POLL.toSeconds() + "s"));
+        stack = SharedStack.get();
         directory = new Directory(stack);
         stack.putRule(PLANS, """
                 {"id": "e2e.plans", "match": {"path": "/plans/**"}, "key": "api_key", "limit": 3, "period": "1h",
@@ -53,13 +52,6 @@ class ClientsAndPlansTest {
                  "period": "1h", "failure_mode": "closed"}""");
         Fleet.awaitEverywhere(stack, PLANS, "/plans/probe", Duration.ofSeconds(5));
         Fleet.awaitEverywhere(stack, TENANT_CLIENT, "/tenanted/probe", Duration.ofSeconds(5));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,20 +39,24 @@ class DevModeTest {
             gateway.awaitLive(START);
             assertThat(Http.status(rules.url("/api/v1/rules"))).as("the rules API answers").isIn(200, 401);
 
-            servesAChangedSource(rules, "io.tollgate.rules");
-            servesAChangedSource(gateway, "io.tollgate.gateway");
+            // a check added, then an edit of it; both services reload side by side, as they started (a request
+            // to the public port reloads, and waits for the reload)
+            for (int edit = 0; edit < 2; edit++) {
+                String rulesCheck = writeProbe(rules, "io.tollgate.rules");
+                String gatewayCheck = writeProbe(gateway, "io.tollgate.gateway");
+                CompletableFuture<Void> gatewayReloaded = CompletableFuture
+                        .runAsync(() -> awaitLiveness(gateway, gatewayCheck));
+                awaitLiveness(rules, rulesCheck);
+                gatewayReloaded.join();
+            }
         }
     }
 
-    private static void servesAChangedSource(DevMode dev, String pkg) {
-        String file = "src/main/java/" + pkg.replace('.', '/') + "/devprobe/DevModeProbe.java";
-        String first = "probe-" + UUID.randomUUID();
-        dev.write(file, probe(pkg, first));
-        awaitLiveness(dev, first);
-
-        String second = "probe-" + UUID.randomUUID();
-        dev.write(file, probe(pkg, second));
-        awaitLiveness(dev, second);
+    /** Writes (adds, or edits) the service's liveness probe with a new check name; returns that name. */
+    private static String writeProbe(DevMode dev, String pkg) {
+        String check = "probe-" + UUID.randomUUID();
+        dev.write("src/main/java/" + pkg.replace('.', '/') + "/devprobe/DevModeProbe.java", probe(pkg, check));
+        return check;
     }
 
     private static void awaitLiveness(DevMode dev, String check) {

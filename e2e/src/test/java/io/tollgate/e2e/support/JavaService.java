@@ -24,10 +24,13 @@ import org.jboss.logging.Logger;
 public final class JavaService implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(JavaService.class);
+    /** The system property that runs every service with every JIT tier: for benchmarks. */
+    public static final String FULL_JIT = "tollgate.e2e.full-jit";
 
     private final String name;
     private final Path jar;
     private final Map<String, String> env;
+    private boolean allTiers;
     private final int port;
     /** Where {@code /q/*} is served: the management port, or {@link #port} for a service without one. */
     private final int managementPort;
@@ -59,9 +62,28 @@ public final class JavaService implements AutoCloseable {
         return awaitLive();
     }
 
-    /** Starts the process without waiting, so several services can start side by side. */
+    /**
+     * Runs this service with every JIT tier, as the product runs it (before {@link #launch}): for one whose timing is
+     * the point (a gateway on the product's store timeout), or one the tests give bulk work (a rules service
+     * importing a million clients in one request), which C1's code does at about half the speed of C2's.
+     */
+    public JavaService withAllTiers() {
+        allTiers = true;
+        return this;
+    }
+
+    /**
+     * Starts the process without waiting, so several services can start side by side. Its JIT stops at C1
+     * ({@code -XX:TieredStopAtLevel=1}, as Quarkus dev mode runs it) unless {@link #withAllTiers}: a start costs
+     * some 40% less CPU, and the tests start some seventy services on two shared cores. A benchmark, which measures
+     * the services' speed, sets {@value #FULL_JIT} to {@code true} and runs them all with the JVM's own tiers.
+     */
     public JavaService launch() {
-        List<String> command = new ArrayList<>(List.of(Repo.java(), "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar.toString()));
+        List<String> command = new ArrayList<>(List.of(Repo.java(), "-Xmx256m", "-XX:+UseSerialGC"));
+        if (!allTiers && !Boolean.getBoolean(FULL_JIT)) {
+            command.add("-XX:TieredStopAtLevel=1");
+        }
+        command.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(env);
         builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
