@@ -183,6 +183,8 @@ start_gateway() { launch_gateway "$@" && await_gateway "$1"; }
 # run_context: the lines under a results file's command: the commit, the machine, the gateway's JVM options and
 # the load average around the run (LOAD_BEFORE, LOAD_AFTER), so a figure can be read against how busy it was.
 run_context() {
+  local opts=$GATEWAY_JAVA_OPTS
+  [ -z "${AGENT:-}" ] || opts=${opts//$AGENT/<async-profiler>} # a temporary path, not the run's
   echo "at $(git -C "$ROOT" rev-parse --short HEAD); $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GB", $2/1048576}' /proc/meminfo), $(java -version 2>&1 | head -1);"
-  echo "gateway JVM: \`$GATEWAY_JAVA_OPTS\`; load average before: $LOAD_BEFORE, after: $LOAD_AFTER."
+  echo "gateway JVM: \`$opts\`; load average before: $LOAD_BEFORE, after: $LOAD_AFTER."
 }

@@ -172,7 +172,7 @@ echo "warm-up..." >&2
 for v in $VARIANTS; do DURATION=$WARMUP run "$v" "$CONNECTIONS" "$RATE" >/dev/null; done
 
 RESULTS="$WORK/results"
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, rate: $RATE, gateway JVM: $GATEWAY_JAVA_OPTS${BASELINE_JAR:+, baseline JVM: $BASELINE_JAVA_OPTS}"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, warm-up $WARMUP each, store: $STORE (${#REDIS_PORTS[@]} node(s)), keys: $KEYS, rate: $RATE, gateway JVM: ${GATEWAY_JAVA_OPTS//${AGENT:-"<none>"}/<async-profiler>}${BASELINE_JAR:+, baseline JVM: ${BASELINE_JAVA_OPTS//${AGENT:-"<none>"}/<async-profiler>}}"
 echo "| round | path | req/s | p50 | p99 | gateway CPU µs/req (of it kernel) | checks/req | EVALSHA/req | checks per EVALSHA | Redis µs per check | Redis CPU µs/req | machine CPU µs/req | checks per Redis read | heap allocated KB/req |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 # RESTART=yes: each round after the first starts both gateways afresh and warms them again, so that no jar's
