@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tollgate.gateway.config.AdminConfig;
 import io.tollgate.gateway.config.GatewayConfig;
+import io.tollgate.gateway.warmup.WarmupConfig;
 import io.tollgate.rules.config.RulesConfig;
 import io.tollgate.rules.live.LiveConfig;
 
@@ -26,7 +27,7 @@ class ConfigWiringTest {
     /** A variable being set: {@code NAME=} in the launcher, {@code "NAME"} in Java. */
     private static final Pattern ENV_NAME = Pattern.compile("\\b((?:TOLLGATE|QUARKUS)_[A-Z0-9_]+)(?:=|\")");
 
-    static final ConfigKeys GATEWAY = new ConfigKeys(GatewayConfig.class, AdminConfig.class)
+    static final ConfigKeys GATEWAY = new ConfigKeys(GatewayConfig.class, AdminConfig.class, WarmupConfig.class)
             .with("quarkus.http.host", "quarkus.http.port", "quarkus.management.host", "quarkus.management.port",
                     "quarkus.redis.hosts", "quarkus.redis.client-type",
                     // ./tollgate up --tls: the named TLS configuration's PEM files (the name, gateway, is the launcher's)
