@@ -128,13 +128,23 @@ public class Limiter {
     private List<RuleDecision> reportRejected(Group group, List<RuleDecision> decisions) {
         for (RuleDecision d : decisions) {
             if (!d.outcome().passes() && DecisionMetrics.counted(d.rule())) {
-                int i = group.rules().indexOf(d.rule());
+                int i = indexOf(group.rules(), d.rule());
                 if (i >= 0) {
                     rejectedClients.rejected(d.rule().id(), group.clients().get(i));
                 }
             }
         }
         return decisions;
+    }
+
+    /** The index of {@code rule} (the same object) in {@code rules}, or -1: no record comparison field by field. */
+    private static int indexOf(List<Rule> rules, Rule rule) {
+        for (int i = 0; i < rules.size(); i++) {
+            if (rules.get(i) == rule) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The clients of a request that policies of limit 0 refused: each 429 is a rejection as any other. */

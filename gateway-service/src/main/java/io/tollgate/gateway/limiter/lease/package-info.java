@@ -33,7 +33,8 @@
  * <ul>
  * <li>{@link io.tollgate.gateway.limiter.lease.TokenLeasing}, a stage of the limiter's pipeline, answers a group
  * from a live lease of each of its buckets (all or none: a request whose rules are all leased spends from all of
- * them or from none) and otherwise plans, takes and records leases from the store's answers; the headers report {@link io.tollgate.gateway.limiter.lease.Lease#remaining}.</li>
+ * them or from none) and otherwise plans, takes and records leases from the store's answers; the headers report
+ * {@link io.tollgate.gateway.limiter.lease.Lease#remaining}.</li>
  * <li>The store call that takes the next lease (or checks a request alone) carries the leftover of the lease before
  * it as a settlement ({@code CheckCall.settle} with {@code CheckCall.together}); a client that goes quiet gets one
  * return call.</li>

@@ -108,14 +108,4 @@ public final class Group {
     public boolean fresh() {
         return fresh;
     }
-
-    /** The index of {@code bucket} (the same object) among the group's buckets, or -1. */
-    public int indexOf(Bucket bucket) {
-        for (int i = 0; i < buckets.size(); i++) {
-            if (buckets.get(i) == bucket) {
-                return i;
-            }
-        }
-        return -1;
-    }
 }
