@@ -3,15 +3,13 @@ package io.tollgate.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+
+import io.tollgate.rules.domain.Layers;
 
 /**
  * The gateway's packages stand in layers (docs/architecture.md, "Layers"): a package uses only packages of the
@@ -21,72 +19,33 @@ import org.junit.jupiter.api.Test;
 class LayeringTest {
 
     /** From the bottom up. */
-    static final List<List<String>> LAYERS = List.of(
-            List.of("config"),
-            List.of("key", "clients", "usage", "store"),
-            List.of("rules", "proxy"),
-            List.of("sync"),
-            List.of("limiter.decision"),
-            List.of("limiter.pipeline"),
-            List.of("limiter.rejection"),
-            List.of("limiter.guard"),
-            List.of("limiter.lease", "limiter.settlement"),
-            List.of("limiter.targets"),
-            List.of("limiter"),
-            List.of("warmup"),
-            List.of("http"),
-            List.of("admin"));
-
-    private static final String BASE = "io.tollgate.gateway.";
-    private static final Path SOURCES = Path.of("src/main/java/io/tollgate/gateway");
-    /** An import of a gateway type: the package is what comes before the first name in upper case. */
-    private static final Pattern IMPORT = Pattern
-            .compile("^import (?:static )?" + Pattern.quote(BASE) + "((?:[a-z][a-z0-9]*\\.)*[a-z][a-z0-9]*)\\.[A-Z]",
-                    Pattern.MULTILINE);
+    static final Layers LAYERS = new Layers(Path.of("src/main/java/io/tollgate/gateway"), "io.tollgate.gateway.",
+            List.of(
+                    List.of("config"),
+                    List.of("key", "clients", "usage", "store"),
+                    List.of("rules", "proxy"),
+                    List.of("sync"),
+                    List.of("limiter.decision"),
+                    List.of("limiter.pipeline"),
+                    List.of("limiter.rejection"),
+                    List.of("limiter.guard"),
+                    List.of("limiter.lease", "limiter.settlement"),
+                    List.of("limiter.targets"),
+                    List.of("limiter"),
+                    List.of("warmup"),
+                    List.of("http"),
+                    List.of("admin")),
+            Set.of());
 
     @Test
     void everyPackageUsesOnlyTheLayersBelowIt() throws IOException {
-        List<String> arrows = new ArrayList<>();
-        List<String> unplaced = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SOURCES)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-                String from = SOURCES.relativize(file.getParent()).toString().replace('/', '.');
-                if (layer(from) < 0) {
-                    unplaced.add(from);
-                    continue;
-                }
-                Matcher imported = IMPORT.matcher(Files.readString(file));
-                while (imported.find()) {
-                    String to = imported.group(1);
-                    if (!to.equals(from) && layer(to) >= layer(from)) {
-                        arrows.add(file.getFileName() + ": " + from + " -> " + to);
-                    }
-                }
-            }
-        }
-        assertThat(unplaced).as("packages in no layer").isEmpty();
-        assertThat(arrows).as("imports of a package beside or above the importing one").isEmpty();
+        assertThat(LAYERS.arrowsUpOrAcross()).as("imports of a package beside or above the importing one").isEmpty();
     }
 
     @Test
     void theLayersNameEveryPackageOnce() throws IOException {
-        List<String> named = LAYERS.stream().flatMap(List::stream).toList();
-        assertThat(named).doesNotHaveDuplicates();
-        try (Stream<Path> dirs = Files.walk(SOURCES)) {
-            List<String> packages = dirs.filter(Files::isDirectory)
-                    .filter(d -> !d.equals(SOURCES))
-                    .map(d -> SOURCES.relativize(d).toString().replace('/', '.'))
-                    .toList();
-            assertThat(named).containsExactlyInAnyOrderElementsOf(packages);
-        }
-    }
-
-    private static int layer(String pkg) {
-        for (int i = 0; i < LAYERS.size(); i++) {
-            if (LAYERS.get(i).contains(pkg)) {
-                return i;
-            }
-        }
-        return -1;
+        assertThat(LAYERS.named()).doesNotHaveDuplicates();
+        assertThat(LAYERS.named()).as("packages in no layer, or layers of no package")
+                .containsExactlyInAnyOrderElementsOf(LAYERS.packages());
     }
 }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 
@@ -59,6 +60,16 @@ class RepeatOffenderTest {
             }
             assertThat(metric(REFUSED) - refusedBefore).as("the refused connection, counted").isEqualTo(1);
             assertThat(backendHits()).as("nothing of it reached the backend").isEqualTo(hits);
+            try (RawH2 raw = new RawH2(port(), ATTACKER)) {
+                // the wrong side: a forwarded address names the peer only through a trusted proxy, never here
+                List<String[]> spoofed = new ArrayList<>(raw.pseudoHeaders("GET", "/anything/spoofed"));
+                spoofed.add(new String[]{"x-forwarded-for", "127.0.0.1"});
+                raw.open(spoofed, true);
+                assertThat(raw.framesFor(Duration.ofSeconds(5))).as("a spoofed X-Forwarded-For, refused the same")
+                        .extracting(RawH2.Frame::type).doesNotContain(0x1).last().isEqualTo(-1);
+            }
+            assertThat(metric(REFUSED) - refusedBefore).as("both refused connections, counted").isEqualTo(2);
+            assertThat(backendHits()).as("nothing of them reached the backend").isEqualTo(hits);
             try (RawH2 other = new RawH2(port())) {
                 assertThat(other.get("/anything/other", List.of()).status()).as("another address is served")
                         .isEqualTo(200);

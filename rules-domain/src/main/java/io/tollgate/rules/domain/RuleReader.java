@@ -98,9 +98,9 @@ final class RuleReader {
     }
 
     /**
-     * A concurrency rule's slot time to live under {@code lease}, the deprecated name of {@code slot_ttl}, which
-     * rule files written before it still use: read as {@code slot_ttl} is when that is absent; both at once is
-     * refused, naming {@code lease}.
+     * A concurrency rule's slot time to live under {@code lease}, the deprecated name of {@code slot_ttl} that rule
+     * files may still carry: read as {@code slot_ttl} is when that is absent; both at once is refused, naming
+     * {@code lease}.
      */
     private static Duration deprecatedSlotTtl(JsonNode node, Duration slotTtl, JsonFields in) {
         if (!node.has("lease")) {
