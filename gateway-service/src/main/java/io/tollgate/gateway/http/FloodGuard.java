@@ -37,12 +37,16 @@ class FloodGuard {
 
     private static final Logger LOG = Logger.getLogger(FloodGuard.class);
 
-    /** What the guard decided about a connection at its first request. */
-    private enum Seen {
-        SERVED, REFUSED, OFFENDED
-    }
+    /*
+     * What the guard decided about a connection at its first request, kept on its channel. The values are JDK strings,
+     * compared by identity (literals are interned), not a type of the application's class loader: a connection
+     * outlives a dev-mode reload, and a value of the old loader's type would not cast to the new one's.
+     */
+    private static final String SERVED = "served";
+    private static final String REFUSED = "refused";
+    private static final String OFFENDED = "offended";
 
-    private static final AttributeKey<Seen> SEEN = AttributeKey.valueOf("tollgate.flood-guard");
+    private static final AttributeKey<String> SEEN = AttributeKey.valueOf("tollgate.flood-guard");
 
     private final GatewayConfig.RepeatOffenders config;
     private final ClientAddress addresses;
@@ -73,9 +77,9 @@ class FloodGuard {
             ctx.next();
             return;
         }
-        Attribute<Seen> seen = base.channel().attr(SEEN);
-        Seen before = seen.get();
-        if (before == Seen.REFUSED) {
+        Attribute<String> seen = base.channel().attr(SEEN);
+        String before = seen.get();
+        if (before == REFUSED) {
             connection.close(); // a request read in the same batch as the refused one
             return;
         }
@@ -85,17 +89,17 @@ class FloodGuard {
         }
         String peer = addresses.key(connection.remoteAddress().hostAddress());
         if (addresses.isTrusted(connection.remoteAddress().hostAddress())) {
-            seen.set(Seen.SERVED);
+            seen.set(SERVED);
             ctx.next();
             return;
         }
         if (offenders.penalised(peer)) {
-            seen.set(Seen.REFUSED);
+            seen.set(REFUSED);
             refusals.countConnection(Reason.REPEAT_OFFENDER);
             connection.close();
             return;
         }
-        seen.set(Seen.SERVED);
+        seen.set(SERVED);
         if (ctx.request().version() == HttpVersion.HTTP_2) {
             connection.exceptionHandler(err -> closedWith(base, peer, err));
         }
@@ -111,8 +115,8 @@ class FloodGuard {
             LOG.debugf("connection of %s: %s", peer, err.getMessage());
             return;
         }
-        Attribute<Seen> seen = connection.channel().attr(SEEN);
-        if (!seen.compareAndSet(Seen.SERVED, Seen.OFFENDED) || !offenders.closedForFlooding(peer)) {
+        Attribute<String> seen = connection.channel().attr(SEEN);
+        if (!seen.compareAndSet(SERVED, OFFENDED) || !offenders.closedForFlooding(peer)) {
             return;
         }
         LOG.warnf("%s had more than %d connections closed for flooding (%s) within %s: its connections are refused for"
